@@ -1,0 +1,129 @@
+"""Build the content model of a session from its files: the session file and its agents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import model as m
+from ..report import FileReport
+from ..transcript import raw
+from ..transcript.discovery import AgentSource, SessionSource
+from ..transcript.reader import read_entries
+from .agents import Spawned, first_prompt, link, split_sidechains
+from .conversation import Conversation
+from .text import shorten
+
+__all__ = ["BuildResult", "build_session"]
+
+
+@dataclass
+class BuildResult:
+    session: m.Session
+    reports: list[FileReport] = field(default_factory=list)
+
+
+@dataclass
+class _Titles:
+    """The names a session gives itself; the most deliberate one wins."""
+
+    custom: str = ""
+    ai: str = ""
+    summaries: list[tuple[str | None, str]] = field(default_factory=list)
+
+    def see(self, entry: raw.AnyEntry) -> None:
+        if isinstance(entry, raw.CustomTitleEntry) and entry.customTitle.strip():
+            self.custom = entry.customTitle.strip()
+        elif isinstance(entry, raw.AiTitleEntry) and entry.aiTitle.strip():
+            self.ai = entry.aiTitle.strip()
+        elif isinstance(entry, raw.SummaryEntry) and entry.summary.strip():
+            self.summaries.append((entry.leafUuid, entry.summary.strip()))
+
+    def best(self, uuids: set[str], prompt: str) -> str:
+        own = [text for leaf, text in self.summaries if leaf in uuids]
+        # Older sessions start with summaries of the sessions they continue:
+        # those name this session only when nothing better is at hand.
+        others = [text for _, text in self.summaries]
+        return self.custom or self.ai or (own[-1] if own else "") or shorten(prompt) or (others[-1] if others else "")
+
+
+def build_session(source: SessionSource) -> BuildResult:
+    report = FileReport(source.src_uri)
+    result = BuildResult(session=m.Session(id=source.session_id, source=source.src_uri), reports=[report])
+    main = Conversation(report)
+    titles = _Titles()
+    inline: list[tuple[int, raw.AnyEntry]] = []
+    standalone = source.orphan_agent is not None
+    for line, entry in read_entries(source.path, report):
+        if not standalone and getattr(entry, "isSidechain", False):
+            inline.append((line, entry))
+            continue
+        titles.see(entry)
+        main.add(line, entry)
+
+    session = result.session
+    session.messages = main.messages
+    session.started, session.ended = main.first, main.last
+    session.cwd, session.branch = main.cwd, main.branch
+    session.versions, session.models = main.versions, list(main.models)
+
+    spawned = [_inline_agent(group, report) for group in split_sidechains(inline)]
+    for agent_source in source.agents:
+        agent_report = FileReport(agent_source.src_uri)
+        result.reports.append(agent_report)
+        spawned.append(_file_agent(agent_source, agent_report))
+    owners: list[tuple[str | None, Conversation]] = [(None, main)]
+    owners += [(s.agent.id, s.conversation) for s in spawned]
+    link(owners, spawned)
+    _unique_ids(spawned)
+    spawned.sort(key=lambda s: (s.conversation.first is None, s.conversation.first or 0, s.agent.id))
+    session.agents = [s.agent for s in spawned]
+    for s in spawned:
+        for model_name in s.conversation.models:
+            if model_name not in session.models:
+                session.models.append(model_name)
+
+    if standalone:
+        agent = source.orphan_agent
+        assert agent is not None
+        meta = agent.meta
+        label = (meta.agent_type if meta and meta.agent_type else "Agent") + " · "
+        session.orphan_agent = True
+        session.title = label + ((meta.description if meta else None) or shorten(first_prompt(main.messages), 60) or agent.agent_id)
+    else:
+        session.title = titles.best(main.uuids, first_prompt(main.messages)) or f"Session {source.session_id[:8]}"
+    return result
+
+
+def _inline_agent(group: list[tuple[int, raw.AnyEntry]], report: FileReport) -> Spawned:
+    conversation = Conversation(report)
+    for line, entry in group:
+        conversation.add(line, entry)
+    root = getattr(group[0][1], "uuid", None) or f"line{group[0][0]}"
+    agent = m.Agent(id=root.replace("-", "")[:8], messages=conversation.messages)
+    return Spawned(agent, conversation, prompt=first_prompt(conversation.messages))
+
+
+def _file_agent(source: AgentSource, report: FileReport) -> Spawned:
+    conversation = Conversation(report)
+    for line, entry in read_entries(source.path, report):
+        conversation.add(line, entry)
+    meta = source.meta
+    agent = m.Agent(
+        id=source.agent_id,
+        source=source.src_uri,
+        agent_type=meta.agent_type if meta else None,
+        description=meta.description if meta else None,
+        tool_use_id=meta.tool_use_id if meta else None,
+        messages=conversation.messages,
+    )
+    return Spawned(agent, conversation, workflow_run=source.workflow_run, prompt=first_prompt(conversation.messages))
+
+
+def _unique_ids(spawned: list[Spawned]) -> None:
+    seen: set[str] = set()
+    for s in spawned:
+        base, n = s.agent.id, 1
+        while s.agent.id in seen:
+            n += 1
+            s.agent.id = f"{base}-{n}"
+        seen.add(s.agent.id)

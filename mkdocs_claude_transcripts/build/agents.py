@@ -1,0 +1,124 @@
+"""Find each subagent's conversation and the tool call that started it.
+
+Inline sidechains (Claude Code 1.0.x) are split into one conversation per
+chain; agent files are linked to their spawning call by, in order of
+reliability: the ``toolUseId`` of their meta.json, the ``agentId`` that the
+Task/Agent result records, a Workflow result's ``runId``, and for inline
+chains the prompt the call sent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import model as m
+from ..transcript import raw
+from .conversation import Conversation
+from .text import shorten
+
+AGENT_TOOLS = frozenset({"Task", "Agent"})
+_AGENT_ID_LINE = re.compile(r"agentId:\s*([A-Za-z0-9_-]+)")
+
+
+@dataclass
+class Spawned:
+    """An agent's conversation, before it is linked to the call that started it."""
+
+    agent: m.Agent
+    conversation: Conversation
+    workflow_run: str | None = None
+    prompt: str = ""
+
+
+def split_sidechains(lines: list[tuple[int, raw.AnyEntry]]) -> list[list[tuple[int, raw.AnyEntry]]]:
+    """Group inline sidechain lines into chains, each rooted at a line without a parent
+    among them. Lines arrive interleaved when agents run in parallel."""
+    root_of: dict[str, str] = {}
+    groups: dict[str, list[tuple[int, raw.AnyEntry]]] = {}
+    for line, entry in lines:
+        uuid = getattr(entry, "uuid", None) or f"line-{line}"
+        parent = getattr(entry, "parentUuid", None)
+        root = root_of.get(parent, uuid) if parent else uuid
+        root_of[uuid] = root
+        groups.setdefault(root, []).append((line, entry))
+    return list(groups.values())
+
+
+def first_prompt(messages: list[m.AnyMessage]) -> str:
+    return next((msg.text for msg in messages if isinstance(msg, m.Prompt) and msg.text.strip()), "")
+
+
+def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) -> None:
+    """Set each agent's parent and spawning call, and record the agent on the call."""
+    calls: dict[str, tuple[str | None, m.ToolCall]] = {}
+    for owner, conversation in owners:
+        for call in conversation.calls.values():
+            calls[call.id] = (owner, call)
+    by_agent_id: dict[str, str] = {}
+    by_run: dict[str, list[str]] = {}
+    prompts: dict[str, list[str]] = {}
+    for call_id, (_, call) in calls.items():
+        if call.name in AGENT_TOOLS:
+            prompt = str(call.input.get("prompt") or "").strip()
+            prompts.setdefault(prompt, []).append(call_id)
+            if call.result is not None:
+                for agent_id in _agent_ids_of(call.result):
+                    by_agent_id.setdefault(agent_id, call_id)
+        elif call.name == "Workflow" and call.result is not None and isinstance(call.result.data, dict):
+            run = call.result.data.get("runId")
+            if isinstance(run, str):
+                by_run.setdefault(run, []).append(call_id)
+
+    for item in spawned:
+        agent = item.agent
+        call_id = agent.tool_use_id if agent.tool_use_id in calls else None
+        call_id = call_id or by_agent_id.get(agent.id)
+        if call_id is None and item.workflow_run:
+            call_id = next(iter(by_run.get(item.workflow_run, [])), None)
+        if call_id is None and agent.source is None:
+            candidates = prompts.get(item.prompt.strip(), [])
+            call_id = next((c for c in candidates if not calls[c][1].agents), None)
+        if call_id is None:
+            agent.tool_use_id = None
+            continue
+        owner, call = calls[call_id]
+        if owner == agent.id:
+            continue
+        agent.tool_use_id = call_id
+        agent.parent = owner
+        call.agents.append(agent.id)
+        if call.name in AGENT_TOOLS:
+            agent.agent_type = agent.agent_type or _str(call.input.get("subagent_type"))
+            agent.description = agent.description or _str(call.input.get("description"))
+    for item in spawned:
+        if not item.agent.description and item.prompt:
+            item.agent.description = shorten(item.prompt, 60)
+    _break_cycles([item.agent for item in spawned])
+
+
+def _break_cycles(agents: list[m.Agent]) -> None:
+    """Damaged files could make two agents each other's parent; such agents go under the session."""
+    parents = {agent.id: agent.parent for agent in agents}
+    for agent in agents:
+        seen = {agent.id}
+        parent = agent.parent
+        while parent is not None:
+            if parent in seen:
+                agent.parent = None
+                parents[agent.id] = None
+                break
+            seen.add(parent)
+            parent = parents.get(parent)
+
+
+def _agent_ids_of(result: m.ToolResult) -> list[str]:
+    found: list[str] = []
+    if isinstance(result.data, dict) and isinstance(result.data.get("agentId"), str):
+        found.append(result.data["agentId"])
+    found.extend(_AGENT_ID_LINE.findall(result.text))
+    return found
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None

@@ -1,0 +1,121 @@
+"""The MkDocs plugin: publishes each Claude Code session found in ``docs_dir`` as pages.
+
+It only glues MkDocs to the pipeline: it hands the pipeline the files MkDocs
+found, adds the pages and images it gets back as generated files (nothing is
+written into ``docs_dir``), takes the transcripts out of the site, and places
+the sessions in the nav.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from importlib import resources
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+
+from . import nav
+from .config import TranscriptsConfig
+from .pipeline import NavEntry, SourceFile, convert_session, discover
+from .render.context import RenderOptions
+from .report import Level
+
+log = get_plugin_logger("claude-transcripts")
+
+STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
+# Markdown extensions the pages are written for. pymdownx.betterem replaces
+# Python-Markdown's emphasis, which drops characters from text with unbalanced
+# asterisks (``**add-*.sh Scripts**: ... addition`` loses "it").
+EXTENSIONS = ("admonition", "pymdownx.details", "pymdownx.superfences", "attr_list", "pymdownx.betterem")
+
+
+class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.entries: dict[str, NavEntry] = {}  # session page -> its nav entry
+        self.by_source: dict[str, NavEntry] = {}  # session file -> its nav entry
+        self.started: dict[str, datetime | None] = {}
+        self.options = RenderOptions()
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled:
+            return config
+        for name in EXTENSIONS:
+            if name not in config.markdown_extensions:
+                config.markdown_extensions.append(name)
+                log.debug(f"added the Markdown extension '{name}'")
+        self.options = RenderOptions(
+            thinking=self.config.thinking,
+            tool_calls=self.config.tool_calls,
+            snippets="pymdownx.snippets" in config.markdown_extensions,
+            title_format=self.config.title_format,
+        )
+        config.extra_css.append(STYLESHEET)
+        return config
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if not self.config.enabled:
+            return files
+        self.entries.clear()
+        self.by_source.clear()
+        self.started.clear()
+        # Transcripts are read wherever they are, hidden folders (.claude/) included,
+        # unless the user's own exclude_docs leaves them out.
+        excluded = config.exclude_docs
+        on_disk = [
+            SourceFile(f.src_uri, f.abs_src_path)
+            for f in files
+            if f.abs_src_path and not f.generated_by and not (excluded and excluded.match_file(f.src_uri))
+        ]
+        found = discover(on_disk)
+        for empty in found.empty:
+            log.warning(f"{empty.src_uri}: is empty; there is no session to show")
+        counts = {"sessions": 0, "subagents": 0, "problems": 0}
+        for source in found.sessions:
+            if not self.config.include.match_file(source.src_uri) or self.config.exclude.match_file(source.src_uri):
+                log.debug(f"{source.src_uri}: left out by the include/exclude options")
+                continue
+            converted = convert_session(source, self.options)
+            for report in converted.reports:
+                for problem in report.problems:
+                    counts["problems"] += 1
+                    log.log(20 if problem.level is Level.INFO else 30, str(problem))
+            for page in converted.pages:
+                self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))
+            for asset in converted.assets:
+                self._add(files, config, File.generated(config, asset.src_uri, content=asset.content))
+            self.entries[converted.nav.page] = converted.nav
+            self.by_source[source.src_uri] = converted.nav
+            self.started[converted.nav.page] = converted.started
+            counts["sessions"] += 1
+            counts["subagents"] += len(converted.pages) - 1
+        for src_uri in found.claimed:
+            if self.config.copy_jsonl and src_uri.endswith(".jsonl"):
+                continue
+            file = files.get_file_from_path(src_uri)
+            if file is not None:
+                files.remove(file)
+        files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
+        if config.nav is not None:
+            config.nav = nav.rewrite_config(config.nav, self.by_source)
+        log.info(f"{counts['sessions']} sessions and {counts['subagents']} subagents published; {counts['problems']} problems reported")
+        return files
+
+    def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
+        if not self.config.enabled or config.nav is not None:
+            return nav_
+        return nav.restructure(nav_, self.entries, self.started)
+
+    def _add(self, files: Files, config: MkDocsConfig, file: File) -> None:
+        existing = files.get_file_from_path(file.src_uri)
+        if existing is not None and not existing.generated_by:
+            log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
+            return
+        files.append(file)
+
+
+def _stylesheet() -> bytes:
+    return resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes()

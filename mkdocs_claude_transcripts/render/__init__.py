@@ -1,0 +1,1 @@
+"""Render the content model as Markdown pages."""

@@ -1,0 +1,81 @@
+"""What a renderer needs to know besides the message it renders."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import posixpath
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .. import model as m
+from . import layout
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    thinking: Literal["shown", "collapsed", "hidden"] = "collapsed"
+    tool_calls: Literal["open", "collapsed"] = "collapsed"
+    snippets: bool = False  # pymdownx.snippets is on: guard its include lines
+    title_format: str = "{date} · {title}"
+
+
+_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
+
+
+@dataclass(frozen=True)
+class Asset:
+    """A file that goes into the site beside the pages (an image from the transcript)."""
+
+    src_uri: str
+    content: bytes
+
+
+@dataclass
+class PageContext:
+    options: RenderOptions
+    session: m.Session
+    page: str  # the page being written, relative to the docs root
+    agent: m.Agent | None = None  # the agent whose page this is, if any
+    assets: dict[str, Asset] = field(default_factory=dict)  # shared by the pages of a session
+    _agents: dict[str, m.Agent] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._agents = {a.id: a for a in self.session.agents}
+
+    def agent_link(self, agent_id: str) -> str | None:
+        if agent_id not in self._agents:
+            return None
+        return layout.relative(layout.agent_page(self.session.source, agent_id), self.page)
+
+    def agent_title(self, agent_id: str) -> str:
+        agent = self._agents.get(agent_id)
+        return agent.title if agent else agent_id
+
+    def short_path(self, path: str) -> str:
+        """A file path as the reader wants it: relative to the session's folder when inside it."""
+        cwd = self.session.cwd
+        if cwd and path.startswith(cwd.rstrip("/") + "/"):
+            return posixpath.relpath(path, cwd)
+        return path
+
+    def image(self, image: m.Image) -> str | None:
+        """A link to ``image`` written as a file of the site, or None if it cannot be decoded.
+
+        Images become files, not inline data: inline base64 would bloat the page
+        and the search index.
+        """
+        if image.url:
+            return None
+        extension = _EXTENSIONS.get(image.media_type)
+        try:
+            content = base64.b64decode(image.data, validate=True)
+        except (binascii.Error, ValueError):
+            return None
+        if extension is None or not content:
+            return None
+        name = hashlib.sha1(content).hexdigest()[:16]
+        src_uri = layout.base(self.session.source) + f"/images/{name}.{extension}"
+        self.assets.setdefault(src_uri, Asset(src_uri, content))
+        return layout.relative(src_uri, self.page)

@@ -1,0 +1,348 @@
+"""The only place that writes Markdown syntax around transcript text.
+
+Transcript text is data. Each function here takes text from a transcript and
+returns Markdown that shows that text and nothing more: it cannot open HTML
+tags, close the block it sits in, start another extension's directive, or
+turn into a link that breaks ``mkdocs build --strict``.
+
+* ``inline``: a single line shown literally (titles, table cells, link text);
+* ``fence``: a block shown verbatim, in a code fence longer than any run of
+  backticks inside it;
+* ``prose``: Markdown that stays Markdown (prompts and answers), with raw HTML
+  escaped, block directives and headings neutralised, attribute lists and
+  template syntax disarmed, and links kept only when they point to the web;
+* ``block``: an admonition or a collapsible block around Markdown made by the
+  functions above, indented so that nothing inside can end it early.
+
+docs/safety.md lists exactly what is rendered as Markdown and what verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Python-Markdown keeps placeholders between STX and ETX; transcript text must
+# never carry them, or it could bring back stashed HTML. Other control
+# characters (but tab and newline) are not text either.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NEWLINES = re.compile(r"\r\n?")
+
+# Characters with a meaning in inline Markdown. Those Python-Markdown can
+# escape with a backslash get one; the others become character references.
+_INLINE_ESCAPES = {
+    **{c: "\\" + c for c in "\\`*_{}[]!"},
+    "<": "&lt;",
+    "&": "&amp;",
+    "|": "&#124;",
+    "~": "&#126;",
+    "^": "&#94;",
+    "$": "&#36;",
+    '"': "&quot;",
+    "==": "&#61;=",  # mark (pymdownx.mark)
+    ":": "&#58;",  # only where it would open an emoji shortcode, as in :smile:
+}
+_INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
+_LINE_START = re.compile(r"^([#>+\-]|\d+(?=[.)]))")
+
+# Inline code spans, exactly as Python-Markdown finds them (markdown.inlinepatterns.BACKTICK_RE).
+_CODE_SPAN = re.compile(r"(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))")
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_LANG = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
+# Fence languages that extensions turn into live content (diagrams, math).
+_LIVE_LANGS = frozenset({"mermaid", "math", "diagram", "dot", "plantuml"})
+_CONTAINER = r"^(?P<lead>[ \t]*(?:>[ \t]*)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?)"
+_HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?=[ \t]|$)(?P<rest>.*)$")
+_DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
+_LINK_TARGET = re.compile(r"\]\(\s*(<?)([^\s)>]*)")
+_WEB_LINK = re.compile(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$")
+_TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
+# Block starts that CommonMark (which Claude writes) lets follow a paragraph line
+# directly, but Python-Markdown does not: a blank line is put before them.
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
+_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
+_TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
+
+
+def clean(text: str) -> str:
+    """Normalise newlines and drop characters that are not text."""
+    return _CONTROL.sub("\ufffd", _NEWLINES.sub("\n", text))
+
+
+def inline(text: str, limit: int | None = None) -> str:
+    """``text`` on one line, shown literally wherever inline Markdown is allowed."""
+    text = " ".join(clean(text).split())
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    escaped = _INLINE_RE.sub(lambda m: _INLINE_ESCAPES[m.group()], text)
+    # What would start a heading, a quote or a list if it came first on a line.
+    return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
+
+
+def fence(text: str, lang: str = "") -> list[str]:
+    """A code fence showing ``text`` verbatim, as lines."""
+    text = clean(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ticks + _language(lang), *lines, ticks]
+
+
+def prose(text: str) -> list[str]:
+    """Markdown text from a transcript, kept as Markdown but made harmless, as lines."""
+    out: list[str] = []
+    lines = clean(text).split("\n")
+    lists = _ListIndent()
+    i = 0
+    previous = ""
+    while i < len(lines):
+        line = lines[i]
+        opened = _FENCE_OPEN.match(line)
+        if opened and not (opened["fence"][0] == "`" and "`" in opened["info"]):
+            indent = lists.indent_of(line)
+            i = _copy_fence(lines, i, opened, indent, out)
+            previous = ""
+            continue
+        if previous.strip() and _starts_block(line, previous):
+            out.append("")
+        line = lists.line(line, after_blank=not previous.strip(), at=len(out))
+        converted = _prose_line(line, previous)
+        out.append(converted)
+        if _HEADING.match(line) and converted.startswith("**"):
+            out.append("")  # a heading ends its paragraph
+            line = ""
+        previous = line
+        i += 1
+    for at in sorted(lists.breaks, reverse=True):
+        out.insert(at, "")
+    return out
+
+
+def _starts_block(line: str, previous: str) -> bool:
+    if _LIST_ITEM.match(line):
+        return not _LIST_ITEM.match(previous) and not previous.startswith((" ", "\t"))
+    if _TABLE_ROW.match(line):
+        return not _TABLE_ROW.match(previous)
+    heading = _HEADING.match(line)
+    return bool(heading and not heading["lead"].strip() and len(heading["lead"]) < 4)
+
+
+@dataclass
+class _Item:
+    column: int  # where the item's text starts
+    nested_at: int | None = None  # output line of a nested list right under its first line
+
+
+class _ListIndent:
+    """Re-indent lists written the CommonMark way (nested items under the parent's
+    text, often 2 or 3 spaces in) the way Python-Markdown reads them (4 spaces a
+    level). Without this, Python-Markdown flattens such lists, or moves their text.
+
+    One more of its quirks is avoided here: inside a block, an item whose first
+    line is followed at once by a nested list, and later by a blank line and more
+    text, is shown with the nested list first. Such items get a blank line
+    before their nested list (``breaks``), which keeps their order.
+    """
+
+    def __init__(self) -> None:
+        self.items: list[_Item] = []
+        self.breaks: set[int] = set()  # output lines to put a blank line before
+        self._last_item_line = -2
+
+    def line(self, line: str, after_blank: bool, at: int) -> str:
+        if not line.strip():
+            return line
+        lead = len(line) - len(line.lstrip(" \t"))
+        indent = len(line[:lead].expandtabs(4))
+        item = _ITEM.match(line)
+        if item:
+            self._close(indent, after_blank)
+            level = len(self.items)
+            if self.items and self._last_item_line == at - 1 and self.items[-1].nested_at is None:
+                self.items[-1].nested_at = at
+            self.items.append(_Item(indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)))
+            self._last_item_line = at
+            return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
+        new = self._continuation(indent, after_blank)
+        return line if new is None else " " * new + line[lead:]
+
+    def indent_of(self, line: str) -> str:
+        """The indentation a fence starting on ``line`` gets (a fence is never a lazy line)."""
+        lead = len(line) - len(line.lstrip(" \t"))
+        new = self._continuation(len(line[:lead].expandtabs(4)), after_blank=True)
+        return line[:lead] if new is None else " " * new
+
+    def _continuation(self, indent: int, after_blank: bool) -> int | None:
+        if not self.items:
+            return None
+        if indent < self.items[-1].column and not after_blank:
+            return None  # a lazy continuation line: left as it is, the list goes on
+        self._close(indent, after_blank)
+        if not self.items:
+            return None
+        owner = self.items[-1]
+        if after_blank and owner.nested_at is not None:
+            self.breaks.add(owner.nested_at)
+        return 4 * len(self.items) + indent - owner.column
+
+    def _close(self, indent: int, after_blank: bool) -> None:
+        while self.items and self.items[-1].column > indent:
+            self.items.pop()
+
+
+def block(kind: str, title: str, body: Iterable[str], *, collapsible: str | None = None) -> list[str]:
+    """An admonition (``collapsible=None``) or a collapsible block, ``"open"`` or
+    ``"closed"``, around ``body``: Markdown lines made by this module.
+
+    ``title`` is Markdown made by ``inline`` (or our own links); ``kind`` is one of our
+    CSS classes. The body is indented, so no line of it can end the block.
+    """
+    marker = {"open": "???+", "closed": "???"}.get(collapsible or "", "!!!")
+    head = f'{marker} {kind} "{title}"'
+    lines = [head, ""]
+    for line in body:
+        lines.append("    " + line if line else "")
+    lines.append("")
+    return lines
+
+
+def link(text: str, target: str) -> str:
+    """A link we make ourselves, to a page or anchor of the site; ``text`` is shown literally."""
+    return f"[{inline(text)}]({target})"
+
+
+def snippet_guard(markdown: str) -> str:
+    """Escape lines that pymdownx.snippets would read as an include (``--8<--``).
+
+    Snippets runs before any other parsing, even inside code blocks; a leading
+    ``;`` is its own escape, which it removes again.
+    """
+    return _SNIPPET.sub(r"\1;\2", markdown)
+
+
+_SNIPPET = re.compile(r"(?m)^([ \t]*)(;*-+8<-+)")
+
+
+# ---------------------------------------------------------------- prose internals
+
+
+def _language(lang: str) -> str:
+    match = _LANG.match(lang.strip())
+    if not match:
+        return ""
+    name = match.group()
+    return "text" if name.lower() in _LIVE_LANGS else name
+
+
+def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str, out: list[str]) -> int:
+    """Copy a fenced block of prose, rewritten as a fence of our own making at ``indent``."""
+    original, mark = opened["indent"], opened["fence"]
+    body: list[str] = []
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if stripped.startswith(mark[0] * len(mark)) and not stripped.strip(mark[0]):
+            i += 1
+            break
+        body.append(line[len(original) :] if line.startswith(original) else line.lstrip())
+        i += 1
+    info = opened["info"].strip().split(" ")[0].lstrip("{.")
+    if out and out[-1].strip():
+        out.append("")
+    out.extend(indent + f if f else "" for f in fence("\n".join(body), info))
+    out.append("")
+    return i
+
+
+def _prose_line(line: str, previous: str) -> str:
+    if _TOC.match(line):
+        return line.replace("[", "\\[", 1)
+    if _SETEXT.match(line) and (line.strip()[0] == "=" or previous.strip()):
+        return _escape_outside_code(line, setext=True)
+    heading = _HEADING.match(line)
+    if heading and not heading["lead"].strip() and len(heading["lead"]) < 4:
+        text = heading["rest"].strip().rstrip("#").strip()
+        return f"**{_escape_outside_code(text)}**" if text else ""
+    escaped = _escape_outside_code(line)
+    if heading:
+        # A heading inside a list or a quote: shown as text.
+        escaped = _HEADING.sub(lambda m: m["lead"] + "\\" + m["hashes"] + m["rest"], escaped, count=1)
+    definition = _DEFINITION.match(escaped)
+    if definition:
+        # A link reference, footnote or abbreviation definition would vanish; show it.
+        at = definition.end("lead")
+        escaped = escaped[:at] + "\\" + escaped[at:]
+    return escaped
+
+
+def _escape_outside_code(line: str, setext: bool = False) -> str:
+    parts: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(line):
+        if match.group(2) is None:  # a run of escaped backslashes, not a code span
+            continue
+        parts.append(_escape_text(line[last : match.start()]))
+        parts.append(match.group())
+        last = match.end()
+    parts.append(_escape_text(line[last:]))
+    result = "".join(parts)
+    if setext:
+        first = result.lstrip()[0]
+        at = len(result) - len(result.lstrip())
+        result = result[:at] + ("&#61;" if first == "=" else "\\-") + result[at + 1 :]
+    return result
+
+
+def _escape_text(text: str) -> str:
+    """Escape one stretch of prose that is outside code spans."""
+    if not text:
+        return text
+    text = _neutralise_links(text)
+    out: list[str] = []
+    backslashes = 0
+    for char in text:
+        escaped_already = backslashes % 2 == 1
+        if char == "&":
+            out.append("&amp;")
+        elif char == "<":
+            out.append("&lt;")
+        elif char in "{}" and not escaped_already:
+            out.append("\\" + char)
+        else:
+            out.append(char)
+        backslashes = backslashes + 1 if char == "\\" else 0
+    text = "".join(out)
+    return _DIRECTIVE.sub(_directive, text)
+
+
+def _directive(match: re.Match[str]) -> str:
+    run = match.group()
+    first = {"!": "\\!", "?": "&#63;", "/": "&#47;", "=": "&#61;"}[run[0]]
+    return first + run[1:]
+
+
+def _neutralise_links(text: str) -> str:
+    """Keep links to the web; show every other link (relative, ``javascript:``,
+    images) as the text it is, so it can neither run nor break a strict build."""
+    chars = list(text)
+    for match in _LINK_TARGET.finditer(text):
+        target = match.group(2)
+        if _WEB_LINK.match(target) and not match.group(1):
+            continue
+        _escape_at(chars, text, match.start())
+    for index in range(len(text) - 1):
+        if text[index] == "!" and text[index + 1] == "[":
+            _escape_at(chars, text, index)
+    return "".join(chars)
+
+
+def _escape_at(chars: list[str], text: str, index: int) -> None:
+    backslashes = len(text[:index]) - len(text[:index].rstrip("\\"))
+    if backslashes % 2 == 0 and not chars[index].startswith("\\"):
+        chars[index] = "\\" + chars[index]

@@ -1,0 +1,1 @@
+"""Read Claude Code's JSONL transcripts: raw entries, the reader, and discovery."""

@@ -1,0 +1,256 @@
+"""Find the Claude Code sessions among a set of files, and what belongs to each.
+
+Claude Code has laid out subagents in three ways over time:
+
+* up to about 2.0.2, subagent lines sit inside the session file (``isSidechain``),
+  and are split out by the build step, not here;
+* about 2.0.55 to 2.1.1, ``agent-<id>.jsonl`` files lie beside the session file and
+  name their session in their ``sessionId`` field;
+* from about 2.1.2, ``<session>/subagents/agent-<id>.jsonl`` (workflow agents in
+  ``subagents/workflows/<run>/``), with an ``agent-<id>.meta.json`` beside each
+  from about 2.1.12x.
+
+Large tool outputs live in ``<session>/tool-results/<tool_use_id>.txt``.
+Discovery looks at a file's first lines only; it never reads a whole transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .raw import KNOWN_TYPES
+
+_SNIFF_BYTES = 64 * 1024
+_MARKERS = ("sessionId", "leafUuid", "messageId", "parentUuid", "isSidechain", "aiTitle", "customTitle")
+_TYPE_RE = re.compile(rb'"type"\s*:\s*"([a-z-]+)"')
+_SESSION_RE = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
+_AGENT_RE = re.compile(rb'"agentId"\s*:\s*"([^"]+)"')
+_UUID_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_COMPANION_DIRS = ("subagents", "tool-results", "workflows")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file as the caller knows it: its path relative to the docs root, and on disk."""
+
+    src_uri: str
+    path: str
+
+
+@dataclass
+class AgentMeta:
+    agent_type: str | None = None
+    description: str | None = None
+    tool_use_id: str | None = None
+
+
+@dataclass
+class AgentSource:
+    src_uri: str
+    path: str
+    agent_id: str
+    session_id: str | None
+    meta: AgentMeta | None = None
+    workflow_run: str | None = None  # the run folder name, for workflow agents
+
+
+@dataclass
+class SessionSource:
+    src_uri: str
+    path: str
+    session_id: str
+    agents: list[AgentSource] = field(default_factory=list)
+    tool_results: dict[str, str] = field(default_factory=dict)  # tool_use_id -> path
+    companions: list[str] = field(default_factory=list)  # src_uris of files that belong to it
+    orphan_agent: AgentSource | None = None  # set when this "session" is an agent whose session is missing
+
+    @property
+    def stem(self) -> str:
+        return posixpath.splitext(self.src_uri)[0]
+
+
+@dataclass
+class Discovery:
+    sessions: list[SessionSource]
+    empty: list[SourceFile]  # transcript-named files with nothing in them
+    claimed: set[str]  # src_uris of every file that belongs to a session (sessions included)
+
+
+@dataclass(frozen=True)
+class _Sniff:
+    agent_id: str | None
+    session_id: str | None
+    sidechain: bool
+
+
+def discover(files: Iterable[SourceFile]) -> Discovery:
+    files = list(files)
+    by_uri = {f.src_uri: f for f in files}
+    sessions: list[SessionSource] = []
+    agents: list[AgentSource] = []
+    empty: list[SourceFile] = []
+    for f in files:
+        if not f.src_uri.endswith(".jsonl"):
+            continue
+        sniff = sniff_file(f.path)
+        if sniff is None:
+            if _looks_like_transcript_name(f.src_uri) and _is_empty(f.path):
+                empty.append(f)
+            continue
+        name = posixpath.basename(f.src_uri)
+        if name.startswith("agent-") or (sniff.sidechain and sniff.agent_id):
+            agent_id = sniff.agent_id or name[len("agent-") : -len(".jsonl")]
+            agents.append(AgentSource(f.src_uri, f.path, agent_id, sniff.session_id))
+        else:
+            stem = posixpath.splitext(name)[0]
+            sessions.append(SessionSource(f.src_uri, f.path, sniff.session_id or stem))
+
+    by_stem = {s.stem: s for s in sessions}
+    by_id: dict[str, list[SessionSource]] = {}
+    for s in sessions:
+        by_id.setdefault(s.session_id, []).append(s)
+        stem_id = posixpath.basename(s.stem)
+        if stem_id != s.session_id:
+            by_id.setdefault(stem_id, []).append(s)
+
+    orphans: list[SessionSource] = []
+    for agent in sorted(agents, key=lambda a: a.src_uri):
+        _attach_meta(agent, by_uri)
+        owner = _owner_by_path(agent, by_stem) or _owner_by_id(agent, by_id)
+        if owner is None:
+            orphans.append(SessionSource(agent.src_uri, agent.path, agent.session_id or agent.agent_id, orphan_agent=agent))
+        else:
+            owner.agents.append(agent)
+
+    claimed: set[str] = set()
+    for s in sessions:
+        _collect_companions(s, files)
+        claimed.add(s.src_uri)
+        claimed.update(s.companions)
+    for s in sessions + orphans:
+        for agent in s.agents + ([s.orphan_agent] if s.orphan_agent else []):
+            claimed.add(agent.src_uri)
+            for extra in _agent_companions(agent, by_uri):
+                if extra not in claimed:
+                    claimed.add(extra)
+                    s.companions.append(extra)
+    claimed.update(f.src_uri for f in empty)
+    return Discovery(sessions + orphans, empty, claimed)
+
+
+def sniff_file(path: str) -> _Sniff | None:
+    """Tell whether ``path`` holds a Claude Code transcript, from its first bytes."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError:
+        return None
+    lines = head.split(b"\n")
+    complete = lines[:-1] if len(lines) > 1 else []
+    found: dict | None = None
+    session_id = agent_id = None
+    sidechain = False
+    for line in complete:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or data.get("type") not in KNOWN_TYPES:
+            continue
+        if not any(marker in data for marker in _MARKERS):
+            continue
+        found = found or data
+        session_id = session_id or _str(data.get("sessionId"))
+        agent_id = agent_id or _str(data.get("agentId"))
+        sidechain = sidechain or data.get("isSidechain") is True
+        if session_id and (agent_id or not sidechain):
+            break
+    if found is None:
+        # A first line longer than the sniffed bytes (a pasted image, say): judge by its start.
+        if complete or not head.lstrip().startswith(b"{"):
+            return None
+        kind = _TYPE_RE.search(head)
+        if not kind or kind.group(1).decode() not in KNOWN_TYPES or b'"sessionId"' not in head:
+            return None
+        session_id = _SESSION_RE.search(head).group(1).decode()  # type: ignore[union-attr]
+        agent = _AGENT_RE.search(head)
+        agent_id = agent.group(1).decode() if agent else None
+        sidechain = b'"isSidechain":true' in head.replace(b" ", b"")
+    return _Sniff(agent_id if sidechain or agent_id else None, session_id, sidechain)
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _looks_like_transcript_name(src_uri: str) -> bool:
+    stem = posixpath.splitext(posixpath.basename(src_uri))[0]
+    return bool(_UUID_NAME.match(stem)) or stem.startswith("agent-")
+
+
+def _is_empty(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return not handle.read(_SNIFF_BYTES).strip()
+    except OSError:
+        return False
+
+
+def _owner_by_path(agent: AgentSource, by_stem: dict[str, SessionSource]) -> SessionSource | None:
+    """``<base>/<session>/subagents/.../agent-x.jsonl`` belongs to ``<base>/<session>.jsonl``."""
+    parts = agent.src_uri.split("/")
+    if "subagents" not in parts:
+        return None
+    index = len(parts) - 1 - parts[::-1].index("subagents")
+    return by_stem.get("/".join(parts[:index]))
+
+
+def _owner_by_id(agent: AgentSource, by_id: dict[str, list[SessionSource]]) -> SessionSource | None:
+    candidates = by_id.get(agent.session_id or "", [])
+    if not candidates:
+        return None
+    here = posixpath.dirname(agent.src_uri)
+    # The nearest session file wins: same folder first, then the longest shared path.
+    return max(candidates, key=lambda s: (posixpath.dirname(s.src_uri) == here, len(posixpath.commonpath([s.src_uri, agent.src_uri]))))
+
+
+def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
+    meta_file = by_uri.get(agent.src_uri[: -len(".jsonl")] + ".meta.json")
+    parts = agent.src_uri.split("/")
+    if "workflows" in parts[:-1]:
+        agent.workflow_run = parts[-2]
+    if meta_file is None:
+        return
+    try:
+        with open(meta_file.path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict):
+        agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))
+
+
+def _agent_companions(agent: AgentSource, by_uri: dict[str, SourceFile]) -> list[str]:
+    """Files that travel with an agent file: its meta.json, and a workflow run's journal."""
+    base = agent.src_uri[: -len(".jsonl")]
+    folder = posixpath.dirname(agent.src_uri)
+    found = [base + ".meta.json"]
+    if agent.workflow_run:
+        found.append(posixpath.join(folder, "journal.jsonl"))
+    return [uri for uri in found if uri in by_uri]
+
+
+def _collect_companions(session: SessionSource, files: list[SourceFile]) -> None:
+    """Everything under ``<session>/subagents``, ``/tool-results`` and ``/workflows``."""
+    prefixes = tuple(f"{session.stem}/{name}/" for name in _COMPANION_DIRS)
+    results = f"{session.stem}/tool-results/"
+    for f in files:
+        if f.src_uri.startswith(prefixes):
+            session.companions.append(f.src_uri)
+            if f.src_uri.startswith(results) and f.src_uri.endswith(".txt"):
+                tool_use_id = posixpath.splitext(posixpath.basename(f.src_uri))[0]
+                session.tool_results[tool_use_id] = f.path

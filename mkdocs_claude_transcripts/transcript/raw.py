@@ -1,0 +1,304 @@
+"""Pydantic models of Claude Code's JSONL entries, as written on disk.
+
+The models are deliberately lenient: every field has a default, unknown fields
+are kept (``extra="allow"``), and an entry or block whose ``type`` is unknown
+becomes ``UnknownEntry`` / ``UnknownBlock`` with all its fields, so that new
+versions of Claude Code never break a build. See docs/format.md for what each
+type means.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+
+
+class Raw(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=False)
+
+    def extra(self, key: str, default: Any = None) -> Any:
+        """A field this model does not declare (kept because of ``extra="allow"``)."""
+        return (self.model_extra or {}).get(key, default)
+
+
+# ---------------------------------------------------------------- content blocks
+
+
+class TextBlock(Raw):
+    type: Literal["text"] = "text"
+    text: str = ""
+
+
+class ThinkingBlock(Raw):
+    type: Literal["thinking"] = "thinking"
+    thinking: str = ""
+    signature: str | None = None
+
+
+class RedactedThinkingBlock(Raw):
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+    data: str = ""
+
+
+class ToolUseBlock(Raw):
+    type: Literal["tool_use", "server_tool_use"] = "tool_use"
+    id: str = ""
+    name: str = ""
+    input: Any = None
+
+
+class ImageSource(Raw):
+    type: str = "base64"
+    media_type: str | None = None
+    data: str | None = None
+    url: str | None = None
+
+
+class ImageBlock(Raw):
+    type: Literal["image"] = "image"
+    source: ImageSource = Field(default_factory=ImageSource)
+
+
+class UnknownBlock(Raw):
+    """A block type this version does not know; all its fields are kept."""
+
+    type: Any = None
+
+
+class ToolResultBlock(Raw):
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str = ""
+    content: str | list[Block] | None = None
+    is_error: bool | None = None
+
+
+_BLOCK_TAGS = {
+    "text",
+    "thinking",
+    "redacted_thinking",
+    "tool_use",
+    "server_tool_use",
+    "tool_result",
+    "image",
+}
+
+
+def _block_tag(value: Any) -> str:
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    if kind == "server_tool_use":
+        return "tool_use"
+    return kind if kind in _BLOCK_TAGS else "unknown"
+
+
+Block = Annotated[
+    Union[
+        Annotated[TextBlock, Tag("text")],
+        Annotated[ThinkingBlock, Tag("thinking")],
+        Annotated[RedactedThinkingBlock, Tag("redacted_thinking")],
+        Annotated[ToolUseBlock, Tag("tool_use")],
+        Annotated[ToolResultBlock, Tag("tool_result")],
+        Annotated[ImageBlock, Tag("image")],
+        Annotated[UnknownBlock, Tag("unknown")],
+    ],
+    Discriminator(_block_tag),
+]
+
+
+ToolResultBlock.model_rebuild()
+
+
+# ---------------------------------------------------------------- entries
+
+
+class Usage(Raw):
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+
+
+class MessageBody(Raw):
+    id: str | None = None
+    role: str | None = None
+    model: str | None = None
+    content: str | list[Block] | None = None
+    usage: Usage | None = None
+    stop_reason: str | None = None
+
+
+class Envelope(Raw):
+    """Fields shared by the entries that take part in the conversation."""
+
+    uuid: str | None = None
+    parentUuid: str | None = None
+    logicalParentUuid: str | None = None
+    sessionId: str | None = None
+    timestamp: str | None = None
+    version: str | None = None
+    cwd: str | None = None
+    gitBranch: str | None = None
+    userType: str | None = None
+    isSidechain: bool = False
+    isMeta: bool = False
+    agentId: str | None = None
+    requestId: str | None = None
+
+
+class UserEntry(Envelope):
+    type: Literal["user"] = "user"
+    message: MessageBody = Field(default_factory=MessageBody)
+    toolUseResult: Any = None
+    isCompactSummary: bool = False
+    isVisibleInTranscriptOnly: bool = False
+    imagePasteIds: Any = None  # untyped on purpose: a malformed value is reported, not fatal
+    sourceToolUseID: str | None = None
+
+
+class AssistantEntry(Envelope):
+    type: Literal["assistant"] = "assistant"
+    message: MessageBody = Field(default_factory=MessageBody)
+    isApiErrorMessage: bool = False
+    error: Any = None
+
+
+class CompactMetadata(Raw):
+    trigger: str | None = None
+    preTokens: int | None = None
+    postTokens: int | None = None
+
+
+class SystemEntry(Envelope):
+    type: Literal["system"] = "system"
+    subtype: str | None = None
+    level: str | None = None
+    content: Any = None
+    compactMetadata: CompactMetadata | None = None
+    durationMs: int | float | None = None
+    error: Any = None
+    toolUseID: str | None = None
+
+
+class SummaryEntry(Raw):
+    type: Literal["summary"] = "summary"
+    summary: str = ""
+    leafUuid: str | None = None
+
+
+class AiTitleEntry(Raw):
+    type: Literal["ai-title"] = "ai-title"
+    aiTitle: str = ""
+    sessionId: str | None = None
+
+
+class CustomTitleEntry(Raw):
+    type: Literal["custom-title"] = "custom-title"
+    customTitle: str = ""
+    sessionId: str | None = None
+
+
+class AttachmentEntry(Envelope):
+    type: Literal["attachment"] = "attachment"
+    attachment: dict[str, Any] = Field(default_factory=dict)
+
+
+class QueueOperationEntry(Raw):
+    type: Literal["queue-operation"] = "queue-operation"
+    operation: str | None = None
+    content: Any = None
+    timestamp: str | None = None
+    sessionId: str | None = None
+
+
+class ProgressEntry(Envelope):
+    type: Literal["progress"] = "progress"
+    data: Any = None
+    toolUseID: str | None = None
+    parentToolUseID: str | None = None
+
+
+class MetadataEntry(Raw):
+    """Entries that describe the session rather than take part in it:
+    file-history snapshots, last prompt, modes, PR links, agent name and colour."""
+
+    type: str
+    sessionId: str | None = None
+    timestamp: str | None = None
+
+
+class UnknownEntry(Raw):
+    """An entry whose type is unknown, or that did not match its type's shape.
+    All of its fields are kept and shown in a generic form."""
+
+    type: Any = None
+
+
+METADATA_TYPES = frozenset(
+    {
+        "file-history-snapshot",
+        "last-prompt",
+        "mode",
+        "permission-mode",
+        "pr-link",
+        "agent-name",
+        "agent-color",
+        "agent-setting",
+        "tag",
+    }
+)
+
+_ENTRY_TAGS = {
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "ai-title",
+    "custom-title",
+    "attachment",
+    "queue-operation",
+    "progress",
+}
+
+KNOWN_TYPES = frozenset(_ENTRY_TAGS | METADATA_TYPES)
+
+
+def _entry_tag(value: Any) -> str:
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    if kind in _ENTRY_TAGS:
+        return kind
+    return "metadata" if kind in METADATA_TYPES else "unknown"
+
+
+Entry = Annotated[
+    Union[
+        Annotated[UserEntry, Tag("user")],
+        Annotated[AssistantEntry, Tag("assistant")],
+        Annotated[SystemEntry, Tag("system")],
+        Annotated[SummaryEntry, Tag("summary")],
+        Annotated[AiTitleEntry, Tag("ai-title")],
+        Annotated[CustomTitleEntry, Tag("custom-title")],
+        Annotated[AttachmentEntry, Tag("attachment")],
+        Annotated[QueueOperationEntry, Tag("queue-operation")],
+        Annotated[ProgressEntry, Tag("progress")],
+        Annotated[MetadataEntry, Tag("metadata")],
+        Annotated[UnknownEntry, Tag("unknown")],
+    ],
+    Discriminator(_entry_tag),
+]
+
+ENTRY = TypeAdapter(Entry)
+UNKNOWN = TypeAdapter(UnknownEntry)
+
+AnyEntry = Union[
+    UserEntry,
+    AssistantEntry,
+    SystemEntry,
+    SummaryEntry,
+    AiTitleEntry,
+    CustomTitleEntry,
+    AttachmentEntry,
+    QueueOperationEntry,
+    ProgressEntry,
+    MetadataEntry,
+    UnknownEntry,
+]

@@ -1,0 +1,128 @@
+"""Stream a JSONL transcript into raw entries, one line at a time.
+
+Nothing here raises on bad input: each line that cannot become an entry is
+recorded in the file's report with its line number, and reading goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..report import FileReport, Level, Outcome
+from .raw import ENTRY, UNKNOWN, AnyEntry
+
+# How many times a line may be retried after dropping fields of the wrong type.
+_MAX_REPAIRS = 5
+
+
+def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]]:
+    """Yield ``(line_number, entry)`` for each readable line of ``path``.
+
+    Lines that are blank or unreadable are marked in ``report`` and skipped.
+    """
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        report.problem(None, f"cannot be read: {error.strerror or error}")
+        return
+    with handle:
+        number = 0
+        for number, raw in enumerate(handle, 1):
+            entry = _parse_line(raw, number, report)
+            if entry is not None:
+                yield number, entry
+        report.lines = number
+    if number == 0:
+        report.problem(None, "is empty: no entries to show")
+
+
+def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
+    if not raw.strip():
+        report.mark(number, Outcome.BLANK)
+        return None
+    try:
+        return ENTRY.validate_json(raw)
+    except ValidationError as error:
+        if error.errors()[0]["type"] != "json_invalid":
+            return _repair(json.loads(raw), error, number, report)
+    # Not valid JSON as it stands: find out why, with a message a person can act on.
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        report.problem(number, f"invalid UTF-8 at byte {error.start}; the bad bytes are shown as \ufffd")
+        text = raw.decode("utf-8", errors="replace")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        if not raw.endswith(b"\n"):
+            # Only the last line of a file lacks a newline: the usual state of a
+            # session that is still being written.
+            report.problem(number, "last line is cut off (the session may still be in progress)", Level.INFO)
+        else:
+            report.problem(number, f"not valid JSON: {error.msg} (character {error.pos + 1})")
+        report.mark(number, Outcome.PROBLEM)
+        return None
+    try:
+        return ENTRY.validate_python(data)
+    except ValidationError as error:
+        return _repair(data, error, number, report)
+
+
+def _repair(data: Any, error: ValidationError, number: int, report: FileReport) -> AnyEntry | None:
+    """Keep an entry whose fields do not all have the expected type.
+
+    Fields of the wrong type are dropped (and reported) so that the rest of the
+    entry still renders as what it is; if that fails, it becomes an
+    ``UnknownEntry`` holding everything, shown in a generic form.
+    """
+    if not isinstance(data, dict):
+        report.problem(number, f"is a JSON {type(data).__name__}, not an object")
+        report.mark(number, Outcome.PROBLEM)
+        return None
+    kind = data.get("type")
+    dropped: list[str] = []
+    for _ in range(_MAX_REPAIRS):
+        paths = sorted({tuple(e["loc"]) for e in error.errors()})
+        for loc in paths:
+            path = _drop(data, loc)
+            if path:
+                dropped.append(path)
+        try:
+            entry = ENTRY.validate_python(data)
+            break
+        except ValidationError as again:
+            error = again
+    else:
+        entry = UNKNOWN.validate_python(data)
+    if dropped:
+        report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
+    return entry
+
+
+def _drop(data: Any, loc: tuple[Any, ...]) -> str:
+    """Remove the value at ``loc`` (a pydantic error location) from ``data``, and
+    return its dotted path ("" if there was nothing to remove).
+
+    Locations may name a union member (a tag or a model name) rather than a
+    key; those steps are skipped while walking.
+    """
+    node = data
+    walked: list[str] = []
+    steps = list(loc)
+    while steps:
+        step = steps.pop(0)
+        found = (isinstance(node, dict) and step in node) or (
+            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        )
+        if not found:
+            continue  # a union tag in the location
+        walked.append(str(step))
+        if not steps:
+            del node[step]
+            return ".".join(walked)
+        node = node[step]
+    return ""

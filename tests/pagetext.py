@@ -1,0 +1,63 @@
+"""Independent checks of what a built site shows, read from its HTML."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+# ASCII words whole; every other letter or digit (CJK has no spaces) on its own.
+_TOKEN = re.compile(r"[A-Za-z0-9]+|[^\W\x00-\x7f_]")
+# Markdown that leaves no words in the HTML: fence lines (their language), list
+# numbers, and the targets of links to the web.
+_FENCE_LINE = re.compile(r"(?m)^[ \t>]*(`{3,}|~{3,}).*$")
+_LIST_NUMBER = re.compile(r"(?m)^([ \t>]*)\d{1,9}[.)][ \t]+")
+_WEB_TARGET = re.compile(r"\]\(\s*(?:https?://|mailto:)[^)\s]*(?:\s+\"[^\"]*\")?\s*\)")
+
+
+def words(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def source_words(markdown_text: str) -> list[str]:
+    """The words a reader should find on the page for this transcript text."""
+    text = _FENCE_LINE.sub(" ", markdown_text)
+    text = _LIST_NUMBER.sub(r"\1", text)
+    text = _WEB_TARGET.sub("] ", text)
+    return words(text)
+
+
+class PageText:
+    """The words of a built HTML page's main content, with a fast subsequence test."""
+
+    def __init__(self, html_path: Path) -> None:
+        soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
+        article = soup.find("article") or soup
+        for pre in article.find_all("pre"):
+            # Highlighting splits code into spans, sometimes inside a word.
+            pre.replace_with(" " + pre.get_text("") + " ")
+        self.words = words(article.get_text(" "))
+        self.positions: dict[str, list[int]] = {}
+        for index, word in enumerate(self.words):
+            self.positions.setdefault(word, []).append(index)
+
+    def contains(self, sequence: list[str]) -> bool:
+        """True when ``sequence`` occurs in order (not necessarily contiguously)."""
+        if not sequence:
+            return True
+        # Start from each occurrence of the first word until one fits.
+        for start in self.positions.get(sequence[0], []):
+            position = start
+            for word in sequence[1:]:
+                found = self.positions.get(word)
+                if not found:
+                    return False
+                at = bisect_right(found, position)
+                if at == len(found):
+                    break
+                position = found[at]
+            else:
+                return True
+        return False

@@ -1,0 +1,143 @@
+"""A site built from every transcript of ../shared/corpus (skipped when it is absent).
+
+The expectations here are computed from the JSONL directly, not through the
+plugin's own model: which files are transcripts, where their pages must be,
+and which texts those pages must show.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.render.context import RenderOptions
+
+from .conftest import build, copy_tree, make_site
+from .pagetext import PageText, source_words
+
+
+def transcript_files(corpus: Path) -> list[Path]:
+    """JSONL files with at least one line that belongs to a Claude Code session."""
+    found = []
+    for path in sorted(corpus.rglob("*.jsonl")):
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                try:
+                    data = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(data, dict) and "sessionId" in data:
+                    found.append(path)
+                    break
+    return found
+
+
+def lines(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            out.append(data)
+    return out
+
+
+def texts(entry: dict) -> list[str]:
+    """The prompt or answer texts an entry carries (not tool results, not thinking)."""
+    if entry.get("type") not in ("user", "assistant"):
+        return []
+    content = (entry.get("message") or {}).get("content")
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    return []
+
+
+def page_dir(site: Path, corpus_path: Path, corpus: Path) -> Path:
+    """Where a transcript's page must be: the file's place in docs, hidden folders shown."""
+    relative = corpus_path.relative_to(corpus).with_suffix("")
+    parts = [part.lstrip(".") or "_" for part in relative.parts]
+    return site.joinpath(*parts)
+
+
+@pytest.fixture(scope="module")
+def corpus_site(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_site(tmp_path_factory.mktemp("corpus"))
+    copy_tree(corpus, root / "docs")
+    return build(root, strict=False)
+
+
+def agent_pages(site: Path) -> dict[str, Path]:
+    return {p.parent.name.removeprefix("agent-"): p for p in site.rglob("agent-*/index.html")}
+
+
+def nav_links(site: Path) -> set[str]:
+    page = BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser")
+    nav = page.select_one("nav.md-nav--primary")
+    return {(site / a["href"]).resolve().as_posix().rstrip("/") for a in nav.select("a[href]")}
+
+
+def test_every_session_and_subagent_file_has_a_page_in_the_nav(corpus: Path, corpus_site: Path) -> None:
+    in_nav = nav_links(corpus_site)
+    agents = agent_pages(corpus_site)
+    missing = []
+    for path in transcript_files(corpus):
+        first = lines(path)[0] if lines(path) else {}
+        if path.name.startswith("agent-"):
+            agent_id = next((e.get("agentId") for e in lines(path) if e.get("agentId")), path.stem[6:])
+            page = agents.get(agent_id)
+            if page is None and (page_dir(corpus_site, path, corpus) / "index.html").is_file():
+                page = page_dir(corpus_site, path, corpus) / "index.html"  # an agent whose session is missing
+        else:
+            page = page_dir(corpus_site, path, corpus) / "index.html"
+        if page is None or not page.is_file():
+            missing.append(f"{path}: no page")
+        elif page.parent.resolve().as_posix() not in in_nav:
+            missing.append(f"{path}: page {page} not in the nav ({first.get('type')})")
+    assert not missing, "\n".join(missing)
+
+
+def test_every_prompt_and_answer_is_on_its_page(corpus: Path, corpus_site: Path) -> None:
+    agents = agent_pages(corpus_site)
+    failures = []
+    checked = 0
+    for path in transcript_files(corpus):
+        entries = lines(path)
+        own = page_dir(corpus_site, path, corpus) / "index.html"
+        if path.name.startswith("agent-"):
+            agent_id = next((e.get("agentId") for e in entries if e.get("agentId")), "")
+            pages = [agents[agent_id]] if agent_id in agents else [own]
+        else:
+            pages = [own] + sorted(own.parent.glob("agent-*/index.html"))
+        read = [PageText(p) for p in pages if p.is_file()]
+        for number, entry in enumerate(entries, 1):
+            inline_sidechain = entry.get("isSidechain") and not path.name.startswith("agent-")
+            candidates = read[1:] if inline_sidechain else read[:1]
+            for text in texts(entry):
+                sequence = source_words(text)
+                checked += 1
+                if not any(page.contains(sequence) for page in candidates):
+                    failures.append(f"{path.name}:{number}: {text[:80]!r}")
+    assert checked > 100
+    assert not failures, f"{len(failures)} texts not found:\n" + "\n".join(failures[:20])
+
+
+def test_every_line_is_accounted_for(corpus: Path) -> None:
+    files = [SourceFile(p.relative_to(corpus).as_posix(), str(p)) for p in corpus.rglob("*") if p.is_file()]
+    found = discover(files)
+    seen = 0
+    for source in found.sessions:
+        for report in convert_session(source, RenderOptions()).reports:
+            total = len(Path(corpus / report.path).read_bytes().splitlines())
+            assert report.lines == total, report.path
+            assert report.unaccounted() == [], report.path
+            assert sum(report.counts().values()) == total
+            seen += 1
+    assert seen == len(transcript_files(corpus))
