@@ -14,12 +14,16 @@ from enum import Enum
 
 
 class Outcome(str, Enum):
+    # In order of precedence: a line whose entry is partly shown is "rendered".
     RENDERED = "rendered"  # shown as (part of) a message
     MERGED = "merged"  # folded into another message (streamed parts, replays)
     HIDDEN = "hidden"  # left out on purpose, by a config option
     METADATA = "metadata"  # feeds the page (title, links, counts), not a message
     PROBLEM = "problem"  # could not be read; reported with its line number
     BLANK = "blank"  # an empty line
+
+
+_PRECEDENCE = {outcome: rank for rank, outcome in enumerate(Outcome)}
 
 
 class Level(str, Enum):
@@ -49,9 +53,11 @@ class FileReport:
     problems: list[Problem] = field(default_factory=list)
 
     def mark(self, line: int, outcome: Outcome) -> None:
-        # A line carries one outcome and the first decision stands: a line
-        # whose entry is rendered is not demoted when a later pass looks at it.
-        self.outcomes.setdefault(line, outcome)
+        """Give ``line`` an outcome; of several, the one that shows most wins
+        (a line with one hidden block and one shown block is rendered)."""
+        current = self.outcomes.get(line)
+        if current is None or _PRECEDENCE[outcome] < _PRECEDENCE[current]:
+            self.outcomes[line] = outcome
 
     def problem(self, line: int | None, message: str, level: Level = Level.WARNING) -> None:
         """Record a problem; the line's outcome is marked separately, since a

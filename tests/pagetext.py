@@ -32,7 +32,17 @@ def source_words(markdown_text: str) -> list[str]:
 class PageText:
     """The words of a built HTML page's main content, with a fast subsequence test."""
 
+    _cache: dict[Path, PageText] = {}
+
+    def __new__(cls, html_path: Path) -> PageText:
+        # Pages are read by several tests; parse each once.
+        if html_path not in cls._cache:
+            cls._cache[html_path] = super().__new__(cls)
+        return cls._cache[html_path]
+
     def __init__(self, html_path: Path) -> None:
+        if getattr(self, "words", None) is not None:
+            return
         soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
         article = soup.find("article") or soup
         for pre in article.find_all("pre"):

@@ -129,6 +129,67 @@ def test_every_prompt_and_answer_is_on_its_page(corpus: Path, corpus_site: Path)
     assert not failures, f"{len(failures)} texts not found:\n" + "\n".join(failures[:20])
 
 
+def tool_uses(entry: dict) -> list[dict]:
+    content = (entry.get("message") or {}).get("content") if entry.get("type") == "assistant" else None
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(content, list) else []
+
+
+def tool_results(entry: dict) -> list[str]:
+    content = (entry.get("message") or {}).get("content") if entry.get("type") == "user" else None
+    if not isinstance(content, list):
+        return []
+    out = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            value = block.get("content")
+            if isinstance(value, list):
+                value = "\n".join(b.get("text", "") for b in value if isinstance(b, dict))
+            out.append(value if isinstance(value, str) else "")
+    return out
+
+
+def test_every_tool_call_and_result_is_on_its_page(corpus: Path, corpus_site: Path) -> None:
+    agents = agent_pages(corpus_site)
+    failures = []
+    calls = results = 0
+    for path in transcript_files(corpus):
+        entries = lines(path)
+        own = page_dir(corpus_site, path, corpus) / "index.html"
+        if path.name.startswith("agent-"):
+            agent_id = next((e.get("agentId") for e in entries if e.get("agentId")), "")
+            pages = [agents.get(agent_id, own)]
+        else:
+            pages = [own] + sorted(own.parent.glob("agent-*/index.html"))
+        titles: dict[str, int] = {}
+        for page in pages:
+            for summary in soup_of(page).select("details > summary, .admonition > .admonition-title"):
+                name = summary.get_text(" ").split(" · ")[0].strip()
+                titles[name] = titles.get(name, 0) + 1
+        read = [PageText(p) for p in pages]
+        expected: dict[str, int] = {}
+        seen_ids: set[str] = set()
+        for number, entry in enumerate(entries, 1):
+            for use in tool_uses(entry):
+                if use.get("id") in seen_ids:
+                    continue
+                seen_ids.add(use.get("id"))
+                expected[use.get("name", "")] = expected.get(use.get("name", ""), 0) + 1
+                calls += 1
+            for text in tool_results(entry):
+                results += 1
+                if not any(page.contains(source_words(text)) for page in read):
+                    failures.append(f"{path.name}:{number}: result {text[:60]!r}")
+        for name, count in expected.items():
+            if titles.get(name, 0) < count:
+                failures.append(f"{path.name}: {count} {name} calls, {titles.get(name, 0)} shown")
+    assert calls > 100 and results > 100
+    assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures[:20])
+
+
+def soup_of(page: Path) -> BeautifulSoup:
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+
+
 def test_every_line_is_accounted_for(corpus: Path) -> None:
     files = [SourceFile(p.relative_to(corpus).as_posix(), str(p)) for p in corpus.rglob("*") if p.is_file()]
     found = discover(files)

@@ -46,10 +46,12 @@ class _Titles:
         return self.custom or self.ai or (own[-1] if own else "") or shorten(prompt) or (others[-1] if others else "")
 
 
-def build_session(source: SessionSource) -> BuildResult:
+def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -> BuildResult:
+    """Build the session of ``source``; messages whose ``kind`` is in ``hidden`` are
+    left out (and their lines counted as hidden)."""
     report = FileReport(source.src_uri)
     result = BuildResult(session=m.Session(id=source.session_id, source=source.src_uri), reports=[report])
-    main = Conversation(report)
+    main = Conversation(report, hidden)
     titles = _Titles()
     inline: list[tuple[int, raw.AnyEntry]] = []
     standalone = source.orphan_agent is not None
@@ -66,11 +68,11 @@ def build_session(source: SessionSource) -> BuildResult:
     session.cwd, session.branch = main.cwd, main.branch
     session.versions, session.models = main.versions, list(main.models)
 
-    spawned = [_inline_agent(group, report) for group in split_sidechains(inline)]
+    spawned = [_inline_agent(group, Conversation(report, hidden)) for group in split_sidechains(inline)]
     for agent_source in source.agents:
         agent_report = FileReport(agent_source.src_uri)
         result.reports.append(agent_report)
-        spawned.append(_file_agent(agent_source, agent_report))
+        spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden)))
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
     link(owners, spawned)
@@ -94,8 +96,7 @@ def build_session(source: SessionSource) -> BuildResult:
     return result
 
 
-def _inline_agent(group: list[tuple[int, raw.AnyEntry]], report: FileReport) -> Spawned:
-    conversation = Conversation(report)
+def _inline_agent(group: list[tuple[int, raw.AnyEntry]], conversation: Conversation) -> Spawned:
     for line, entry in group:
         conversation.add(line, entry)
     root = getattr(group[0][1], "uuid", None) or f"line{group[0][0]}"
@@ -103,9 +104,8 @@ def _inline_agent(group: list[tuple[int, raw.AnyEntry]], report: FileReport) -> 
     return Spawned(agent, conversation, prompt=first_prompt(conversation.messages))
 
 
-def _file_agent(source: AgentSource, report: FileReport) -> Spawned:
-    conversation = Conversation(report)
-    for line, entry in read_entries(source.path, report):
+def _file_agent(source: AgentSource, conversation: Conversation) -> Spawned:
+    for line, entry in read_entries(source.path, conversation.report):
         conversation.add(line, entry)
     meta = source.meta
     agent = m.Agent(

@@ -22,8 +22,9 @@ _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
 class Conversation:
     """Collects the messages of one conversation, in file order."""
 
-    def __init__(self, report: FileReport) -> None:
+    def __init__(self, report: FileReport, hidden: frozenset[str] = frozenset()) -> None:
         self.report = report
+        self.hidden = hidden  # kinds of message left out by the configuration
         self.messages: list[m.AnyMessage] = []
         self.calls: dict[str, m.ToolCall] = {}
         self.results: dict[str, raw.UserEntry] = {}  # tool_use_id -> entry that carried the result
@@ -195,6 +196,9 @@ class Conversation:
     # ------------------------------------------------------------ helpers
 
     def _emit(self, line: int, message: m.Message, entry: Any, anchored: bool = False) -> bool:
+        if getattr(message, "kind", None) in self.hidden:
+            self.report.mark(line, Outcome.HIDDEN)
+            return True
         self._stamp(message, line, entry)
         if not anchored:
             uuid = message.uuid

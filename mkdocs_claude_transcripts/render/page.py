@@ -177,16 +177,13 @@ def render_message(message: m.AnyMessage, ctx: PageContext) -> list[str]:
 
 
 def _thinking(message: m.Thinking, ctx: PageContext) -> list[str]:
-    mode = ctx.options.thinking
-    if mode == "hidden":
-        return []
     if message.redacted:
         body = ["*The reasoning was redacted.*"]
     elif not message.text.strip():
         body = ["*The reasoning was not recorded.*"]
     else:
         body = prose(message.text)
-    return _block(THINKING, "Thinking", message, body, "open" if mode == "shown" else "closed")
+    return _block(THINKING, "Thinking", message, body, "open" if ctx.options.thinking == "shown" else "closed")
 
 
 def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:

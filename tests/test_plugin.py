@@ -1,0 +1,135 @@
+"""The plugin's options and behaviours, each checked in a real MkDocs build."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from mkdocs.exceptions import Abort
+
+from .conftest import ROOT, build, copy_tree, make_site
+
+EXAMPLE = ROOT / "example_site" / "docs" / "transcripts"
+GOLDEN = ROOT / "tests" / "golden"
+S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"  # has an Explore subagent in S1/subagents/
+S2 = "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58"  # thinking, inline subagent
+
+
+def site_with_examples(tmp_path: Path, config: str = "", options: str = "", folder: str = "sessions") -> Path:
+    root = make_site(tmp_path, config, options)
+    copy_tree(EXAMPLE, root / "docs" / folder)
+    return root
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def nav_text(site: Path) -> str:
+    return " ".join(soup(site / "index.html").select_one("nav.md-nav--primary").get_text(" ").split())
+
+
+def test_explicit_nav_lists_transcripts_by_path(tmp_path: Path) -> None:
+    nav = f"""nav:
+  - Home: index.md
+  - Sessions:
+      - sessions/{S1}.jsonl
+      - The sync design: sessions/{S2}.jsonl
+"""
+    site = build(site_with_examples(tmp_path, nav))
+    text = nav_text(site)
+    assert "Fix metric units in the forecast command" in text
+    assert "Explore · Trace the units option" in text  # the subagent, under its session
+    assert "The sync design" in text and "Plan the sync design" not in text
+    assert "RSS feed" not in text  # not listed, so not in the nav
+    links = [a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")]
+    assert f"sessions/{S1}/agent-a41c7e2/" in links
+
+
+def test_transcripts_can_be_copied(tmp_path: Path) -> None:
+    site = build(site_with_examples(tmp_path, options="copy_jsonl: true"))
+    assert (site / "sessions" / f"{S1}.jsonl").is_file()
+    assert (site / "sessions" / f"{S1}" / "index.html").is_file()
+
+
+def test_excluded_transcripts_are_left_out(tmp_path: Path) -> None:
+    site = build(site_with_examples(tmp_path, options=f'exclude: "{S1}.jsonl"'))
+    assert not (site / "sessions" / S1).exists()
+    assert not list(site.rglob("*.jsonl"))
+    assert (site / "sessions" / S2 / "index.html").is_file()
+
+
+def test_include_limits_what_is_read(tmp_path: Path) -> None:
+    site = build(site_with_examples(tmp_path, options=f'include: "{S2}.jsonl"'))
+    assert (site / "sessions" / S2 / "index.html").is_file()
+    assert not (site / "sessions" / S1).exists()
+
+
+@pytest.mark.parametrize(
+    ("thinking", "found", "open_"),
+    [("shown", True, True), ("collapsed", True, False), ("hidden", False, False)],
+)
+def test_thinking_option(tmp_path: Path, thinking: str, found: bool, open_: bool) -> None:
+    site = build(site_with_examples(tmp_path, options=f"thinking: {thinking}"))
+    blocks = soup(site / "sessions" / S2 / "index.html").select("details.ct-thinking")
+    assert bool(blocks) is found
+    if found:
+        assert all(block.has_attr("open") is open_ for block in blocks)
+
+
+def test_tool_calls_can_start_open(tmp_path: Path) -> None:
+    site = build(site_with_examples(tmp_path, options="tool_calls: open"))
+    calls = soup(site / "sessions" / S1 / "index.html").select("details.ct-tool, details.ct-tool-error")
+    assert calls and all(call.has_attr("open") for call in calls)
+
+
+def test_bad_lines_are_reported_with_file_and_line(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = make_site(tmp_path)
+    shutil.copy(GOLDEN / "bad_lines.jsonl", root / "docs" / "bad.jsonl")
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        site = build(root, strict=False)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("bad.jsonl:2: not valid JSON" in m for m in messages)
+    assert any("bad.jsonl:3: is a JSON list" in m for m in messages)
+    assert any("bad.jsonl:6: last line is cut off" in m for m in messages)
+    assert "Second prompt" in (site / "bad" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_strict_build_stops_on_bad_lines(tmp_path: Path) -> None:
+    root = make_site(tmp_path)
+    shutil.copy(GOLDEN / "bad_lines.jsonl", root / "docs" / "bad.jsonl")
+    with pytest.raises(Abort):
+        build(root, strict=True)
+
+
+def test_empty_transcript_is_reported_and_not_published(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = make_site(tmp_path)
+    (root / "docs" / f"{S1}.jsonl").write_bytes(b"")
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        site = build(root, strict=False)
+    assert any(f"{S1}.jsonl: is empty" in r.getMessage() for r in caplog.records)
+    assert not list(site.rglob("*.jsonl"))
+
+
+def test_nothing_is_written_into_docs_dir(tmp_path: Path) -> None:
+    root = site_with_examples(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in (root / "docs").rglob("*")}
+    build(root)
+    after = {p: p.stat().st_mtime_ns for p in (root / "docs").rglob("*")}
+    assert before == after
+
+
+def test_links_hold_without_directory_urls(tmp_path: Path) -> None:
+    site = build(site_with_examples(tmp_path, "use_directory_urls: false\n"))
+    page = soup(site / "sessions" / S1 / "index.html")
+    assert "agent-a41c7e2.html" in [a["href"] for a in page.select("article a[href]")]
+
+
+def test_hidden_folders_are_published_without_the_dot(tmp_path: Path) -> None:
+    root = site_with_examples(tmp_path, folder=".claude/projects/-home-dana-weather")
+    site = build(root)
+    assert (site / "claude" / "projects" / "-home-dana-weather" / S1 / "index.html").is_file()
+    assert "Fix metric units" in nav_text(site)
