@@ -33,8 +33,23 @@ class TranscriptsConfig(base.Config):
     """How Claude's thinking is shown: `shown` (an open block), `collapsed` (a closed
     block that opens on click) or `hidden` (left out)."""
 
+    empty_thinking = c.Choice(("marker", "hidden"), default="marker")
+    """Thinking blocks whose text was not recorded (most of them since Claude Code 2.1):
+    a small `marker` line, or `hidden`."""
+
     tool_calls = c.Choice(("open", "collapsed"), default="collapsed")
     """Whether tool calls, each with its result, start `open` or `collapsed`."""
+
+    fold_lines = c.Type(int, default=40)
+    """Tool output longer than this many lines shows its first lines and folds the rest
+    into a closed block that says how many lines it holds. `0` never folds."""
+
+    system_reminders = c.Choice(("collapsed", "hidden"), default="collapsed")
+    """The `<system-reminder>` notes Claude Code adds to prompts and tool output:
+    `collapsed` (closed blocks) or `hidden`."""
+
+    response_usage = c.Type(bool, default=True)
+    """After each of Claude's responses, a small line with its model and token usage."""
 
     copy_jsonl = c.Type(bool, default=False)
     """Also publish the transcript `.jsonl` files themselves. Off by default: the

@@ -41,8 +41,7 @@ class Converted:
 
 
 def convert_session(source: SessionSource, options: RenderOptions) -> Converted:
-    hidden = frozenset({"thinking"}) if options.thinking == "hidden" else frozenset()
-    built = build_session(source, hidden)
+    built = build_session(source, options.hidden())
     session = built.session
     rendered = render_session(session, options)
     return Converted(source, session.started, _nav(session, options), rendered.pages, rendered.assets, built.reports)

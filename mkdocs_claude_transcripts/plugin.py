@@ -49,7 +49,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 log.debug(f"added the Markdown extension '{name}'")
         self.options = RenderOptions(
             thinking=self.config.thinking,
+            empty_thinking=self.config.empty_thinking,
             tool_calls=self.config.tool_calls,
+            fold_lines=max(0, self.config.fold_lines),
+            system_reminders=self.config.system_reminders,
+            response_usage=self.config.response_usage,
             snippets="pymdownx.snippets" in config.markdown_extensions,
             title_format=self.config.title_format,
         )

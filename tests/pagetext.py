@@ -13,17 +13,28 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+|[^\W\x00-\x7f_]")
 # Markdown that leaves no words in the HTML: fence lines (their language), list
 # numbers, and the targets of links to the web.
 _FENCE_LINE = re.compile(r"(?m)^[ \t>]*(`{3,}|~{3,}).*$")
-_LIST_NUMBER = re.compile(r"(?m)^([ \t>]*)\d{1,9}[.)][ \t]+")
+_LIST_NUMBER = re.compile(r"(?m)^([ \t>]*(?:[-*+][ \t]+)?)\d{1,9}[.)][ \t]+")
 _WEB_TARGET = re.compile(r"\]\(\s*(?:https?://|mailto:)[^)\s]*(?:\s+\"[^\"]*\")?\s*\)")
+# Tags Claude Code puts around parts of a user message; the page shows what they hold.
+_TAG_MARK = re.compile(r"</?[a-z][a-z0-9_-]*(?:\s[^<>]*)?>")
+# Terminal colour codes are removed for display.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
 def words(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+def tagged(text: str) -> bool:
+    """Whether the text holds Claude Code's tags: its parts are then shown as fields,
+    not in the order they were written."""
+    return bool(_TAG_MARK.search(text))
+
+
 def source_words(markdown_text: str) -> list[str]:
     """The words a reader should find on the page for this transcript text."""
-    text = _FENCE_LINE.sub(" ", markdown_text)
+    text = _TAG_MARK.sub(" ", _ANSI.sub("", markdown_text))
+    text = _FENCE_LINE.sub(" ", text)
     text = _LIST_NUMBER.sub(r"\1", text)
     text = _WEB_TARGET.sub("] ", text)
     return words(text)
@@ -52,6 +63,10 @@ class PageText:
         self.positions: dict[str, list[int]] = {}
         for index, word in enumerate(self.words):
             self.positions.setdefault(word, []).append(index)
+
+    def has_all(self, words_: list[str]) -> bool:
+        """True when every word occurs on the page, in any order."""
+        return all(word in self.positions for word in words_)
 
     def contains(self, sequence: list[str]) -> bool:
         """True when ``sequence`` occurs in order (not necessarily contiguously)."""

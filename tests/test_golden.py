@@ -16,12 +16,21 @@ GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.jsonl"))
 
 
+def case_files(case: str) -> list[SourceFile]:
+    """The case's session file, and the files of its folder (agents, tool results) if it has one."""
+    files = [SourceFile(f"{case}.jsonl", str(GOLDEN / f"{case}.jsonl"))]
+    folder = GOLDEN / case
+    if folder.is_dir():
+        files += [SourceFile(p.relative_to(GOLDEN).as_posix(), str(p)) for p in sorted(folder.rglob("*")) if p.is_file()]
+    return files
+
+
 def render_case(case: str) -> str:
-    path = GOLDEN / f"{case}.jsonl"
-    found = discover([SourceFile(f"{case}.jsonl", str(path))])
+    found = discover(case_files(case))
     assert len(found.sessions) == 1, f"{case}.jsonl is not recognised as a session"
     converted = convert_session(found.sessions[0], RenderOptions())
     parts = [f"<!-- page: {page.src_uri} -->\n{page.markdown}" for page in converted.pages]
+    parts += [f"<!-- asset: {asset.src_uri} ({len(asset.content)} bytes) -->" for asset in converted.assets]
     report = converted.reports[0]
     counts = ", ".join(f"{outcome.value}: {n}" for outcome, n in sorted(report.counts().items()))
     problems = "".join(f"\n{problem.level.value}: {problem}" for problem in report.problems)
@@ -43,7 +52,7 @@ def test_golden(case: str, update_golden: bool) -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_every_line_has_one_outcome(case: str) -> None:
     path = GOLDEN / f"{case}.jsonl"
-    found = discover([SourceFile(f"{case}.jsonl", str(path))])
+    found = discover(case_files(case))
     report = convert_session(found.sessions[0], RenderOptions()).reports[0]
     assert report.lines == len(path.read_bytes().splitlines())
     assert report.unaccounted() == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from .. import model as m
 from ..report import FileReport
@@ -14,6 +15,8 @@ from .conversation import Conversation
 from .text import shorten
 
 __all__ = ["BuildResult", "build_session"]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 @dataclass
@@ -51,33 +54,39 @@ def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -
     left out (and their lines counted as hidden)."""
     report = FileReport(source.src_uri)
     result = BuildResult(session=m.Session(id=source.session_id, source=source.src_uri), reports=[report])
-    main = Conversation(report, hidden)
     titles = _Titles()
+    own: list[tuple[int, raw.AnyEntry]] = []
     inline: list[tuple[int, raw.AnyEntry]] = []
     standalone = source.orphan_agent is not None
     for line, entry in read_entries(source.path, report):
         if not standalone and getattr(entry, "isSidechain", False):
             inline.append((line, entry))
-            continue
-        titles.see(entry)
-        main.add(line, entry)
+        else:
+            titles.see(entry)
+            own.append((line, entry))
+    main = Conversation(report, hidden, source.tool_results)
+    main.run(own)
+    del own
 
     session = result.session
-    session.messages = main.messages
+    session.messages, session.responses = main.messages, main.responses
     session.started, session.ended = main.first, main.last
     session.cwd, session.branch = main.cwd, main.branch
     session.versions, session.models = main.versions, list(main.models)
+    session.pr_links, session.agent_name = main.pr_links, main.agent_name
 
-    spawned = [_inline_agent(group, Conversation(report, hidden)) for group in split_sidechains(inline)]
+    spawned = [
+        _inline_agent(group, Conversation(report, hidden, source.tool_results)) for group in split_sidechains(inline)
+    ]
     for agent_source in source.agents:
         agent_report = FileReport(agent_source.src_uri)
         result.reports.append(agent_report)
-        spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden)))
+        spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden, source.tool_results)))
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
     link(owners, spawned)
     _unique_ids(spawned)
-    spawned.sort(key=lambda s: (s.conversation.first is None, s.conversation.first or 0, s.agent.id))
+    spawned.sort(key=lambda s: (s.conversation.first is None, s.conversation.first or _EPOCH, s.agent.id))
     session.agents = [s.agent for s in spawned]
     for s in spawned:
         for model_name in s.conversation.models:
@@ -97,16 +106,14 @@ def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -
 
 
 def _inline_agent(group: list[tuple[int, raw.AnyEntry]], conversation: Conversation) -> Spawned:
-    for line, entry in group:
-        conversation.add(line, entry)
+    conversation.run(group)
     root = getattr(group[0][1], "uuid", None) or f"line{group[0][0]}"
-    agent = m.Agent(id=root.replace("-", "")[:8], messages=conversation.messages)
+    agent = m.Agent(id=root.replace("-", "")[:8], messages=conversation.messages, responses=conversation.responses)
     return Spawned(agent, conversation, prompt=first_prompt(conversation.messages))
 
 
 def _file_agent(source: AgentSource, conversation: Conversation) -> Spawned:
-    for line, entry in read_entries(source.path, conversation.report):
-        conversation.add(line, entry)
+    conversation.run(list(read_entries(source.path, conversation.report)))
     meta = source.meta
     agent = m.Agent(
         id=source.agent_id,
@@ -114,7 +121,9 @@ def _file_agent(source: AgentSource, conversation: Conversation) -> Spawned:
         agent_type=meta.agent_type if meta else None,
         description=meta.description if meta else None,
         tool_use_id=meta.tool_use_id if meta else None,
+        name=conversation.agent_name,
         messages=conversation.messages,
+        responses=conversation.responses,
     )
     return Spawned(agent, conversation, workflow_run=source.workflow_run, prompt=first_prompt(conversation.messages))
 

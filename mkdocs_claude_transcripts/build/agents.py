@@ -46,7 +46,12 @@ def split_sidechains(lines: list[tuple[int, raw.AnyEntry]]) -> list[list[tuple[i
 
 
 def first_prompt(messages: list[m.AnyMessage]) -> str:
-    return next((msg.text for msg in messages if isinstance(msg, m.Prompt) and msg.text.strip()), "")
+    """The first thing the user typed: a prompt, or else a slash command."""
+    for message in m.walk(messages):
+        if isinstance(message, m.Prompt) and message.text.strip():
+            return message.text
+    command = next((msg for msg in m.walk(messages) if isinstance(msg, m.SlashCommand)), None)
+    return f"{command.name} {command.args}".strip() if command else ""
 
 
 def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) -> None:
@@ -65,9 +70,9 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
             if call.result is not None:
                 for agent_id in _agent_ids_of(call.result):
                     by_agent_id.setdefault(agent_id, call_id)
-        elif call.name == "Workflow" and call.result is not None and isinstance(call.result.data, dict):
-            run = call.result.data.get("runId")
-            if isinstance(run, str):
+        elif call.name == "Workflow" and call.result is not None and isinstance(call.result.output, m.BackgroundOutput):
+            run = call.result.output.run_id
+            if run:
                 by_run.setdefault(run, []).append(call_id)
 
     for item in spawned:
@@ -95,6 +100,21 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
         if not item.agent.description and item.prompt:
             item.agent.description = shorten(item.prompt, 60)
     _break_cycles([item.agent for item in spawned])
+    _link_notifications(owners, calls, {item.agent.id for item in spawned})
+
+
+def _link_notifications(
+    owners: list[tuple[str | None, Conversation]], calls: dict[str, tuple[str | None, m.ToolCall]], agents: set[str]
+) -> None:
+    """A task notification names the call that started its task, or the task itself."""
+    for _, conversation in owners:
+        for message in m.walk(conversation.messages):
+            if not isinstance(message, m.TaskNotification):
+                continue
+            if message.tool_use_id in calls:
+                message.agents = list(calls[message.tool_use_id][1].agents)
+            elif message.task_id in agents:
+                message.agents = [message.task_id]
 
 
 def _break_cycles(agents: list[m.Agent]) -> None:
@@ -114,8 +134,8 @@ def _break_cycles(agents: list[m.Agent]) -> None:
 
 def _agent_ids_of(result: m.ToolResult) -> list[str]:
     found: list[str] = []
-    if isinstance(result.data, dict) and isinstance(result.data.get("agentId"), str):
-        found.append(result.data["agentId"])
+    if isinstance(result.output, m.AgentOutput) and result.output.agent_id:
+        found.append(result.output.agent_id)
     found.extend(_AGENT_ID_LINE.findall(result.text))
     return found
 

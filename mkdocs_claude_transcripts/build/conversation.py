@@ -1,43 +1,106 @@
 """Turn the raw entries of one conversation (a session or an agent) into messages.
 
 Here live the rules that need the whole conversation in view: replayed lines are
-shown once, the streamed parts of one response are merged, each tool call gets
-its result, and every line's outcome is recorded in the file's report.
+shown once, the parts of one response share its usage, each tool call gets its
+result, bash-mode and slash-command output joins its command, steering is shown
+once, branches left by a rewind are set apart, and every line's outcome is
+recorded in the file's report.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from .. import model as m
-from ..report import FileReport, Outcome
+from ..report import FileReport, Level, Outcome
 from ..transcript import raw
+from . import branches, steering
+from .results import error_text, output_of
+from .user import classify
 
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
+_PLACEHOLDER = re.compile(r"\[Image #(\d+)\]")
+_RECAP_HINT = " (disable recaps in /config)"
+
+# How each system subtype and attachment type is read; the coverage report lists
+# these as the forms the build gives. Other subtypes and types get the generic form.
+NOTICE = "(notice)"  # a system entry with no subtype: a notice by level
+SYSTEM_SUBTYPES = {
+    NOTICE: "_note",
+    "compact_boundary": "_compaction",
+    "microcompact_boundary": "_compaction",
+    "api_error": "_api_error",
+    "local_command": "_local_command",
+    "turn_duration": "_turn_duration",
+    "stop_hook_summary": "_stop_hooks",
+    "away_summary": "_recap",
+    "informational": "_note",
+}
+ATTACHMENT_TYPES = {
+    "queued_command": "_queued",
+    "hook_success": "_hook",
+    "hook_system_message": "_hook",
+    "hook_additional_context": "_hook",
+    "hook_error": "_hook",
+    "hook_non_blocking_error": "_hook",
+    "task_reminder": "_context",
+    "todo_reminder": "_context",
+    "skill_listing": "_context",
+    "critical_system_reminder": "_context",
+}
 
 
 class Conversation:
     """Collects the messages of one conversation, in file order."""
 
-    def __init__(self, report: FileReport, hidden: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        report: FileReport,
+        hidden: frozenset[str] = frozenset(),
+        tool_results: dict[str, str] | None = None,
+    ) -> None:
         self.report = report
         self.hidden = hidden  # kinds of message left out by the configuration
+        self.tool_results = tool_results or {}  # tool_use_id -> file with the full output
         self.messages: list[m.AnyMessage] = []
         self.calls: dict[str, m.ToolCall] = {}
-        self.results: dict[str, raw.UserEntry] = {}  # tool_use_id -> entry that carried the result
+        self.responses: dict[str, m.Response] = {}
         self.uuids: set[str] = set()  # of every entry seen, shown or not
-        self._anchors: set[str] = set()
         self.first: datetime | None = None
         self.last: datetime | None = None
         self.versions: list[str] = []
         self.models: list[str] = []
         self.cwd: str | None = None
         self.branch: str | None = None
+        self.pr_links: list[str] = []
+        self.agent_name: str | None = None
+        self._anchors: set[str] = set()
+        self._target: list[m.AnyMessage] = self.messages
+        self._steering: dict[int, tuple[str, bool]] = {}
 
     # ------------------------------------------------------------ entry points
+
+    def run(self, entries: list[tuple[int, raw.AnyEntry]]) -> None:
+        self._steering = steering.plan(entries)
+        apart = branches.abandoned(entries)
+        open_branch: tuple[int, m.Branch] | None = None
+        for line, entry in entries:
+            start = apart.get(line)
+            if start is None:
+                self._target = self.messages
+            elif open_branch is None or open_branch[0] != start:
+                branch = m.Branch(line=line, anchor=self._anchor(f"branch-{line}"))
+                branch.timestamp = parse_time(getattr(entry, "timestamp", None))
+                self.messages.append(branch)
+                open_branch = (start, branch)
+                self._target = branch.messages
+            else:
+                self._target = open_branch[1].messages
+            self.add(line, entry)
+        self._target = self.messages
 
     def add(self, line: int, entry: raw.AnyEntry) -> None:
         uuid = getattr(entry, "uuid", None)
@@ -58,15 +121,19 @@ class Conversation:
                 self._system(line, entry)
             case raw.AttachmentEntry():
                 self._attachment(line, entry)
+            case raw.QueueOperationEntry():
+                self._queue(line, entry)
+            case raw.MetadataEntry():
+                self._metadata(line, entry)
             case raw.UnknownEntry():
                 data = entry.model_dump(mode="json")
                 self._emit(line, m.Unknown(type=str(data.get("type")), data=data), entry)
             case _:
-                # Titles, summaries, queue bookkeeping, progress, snapshots, modes:
-                # they describe the session; the session builder reads what it needs.
+                # Titles, summaries, progress: they describe the session; the
+                # session builder reads what it needs.
                 self.report.mark(line, Outcome.METADATA)
 
-    # ------------------------------------------------------------ kinds of entry
+    # ------------------------------------------------------------ the user's side
 
     def _user(self, line: int, entry: raw.UserEntry) -> None:
         content = entry.message.content
@@ -85,81 +152,235 @@ class Conversation:
                     images.append(_image(block))
                 case _:
                     self._block(line, entry, block)
-        if texts or images:
-            self._user_text(line, entry, "\n\n".join(t for t in texts if t), images)
-        else:
+        text = "\n\n".join(t for t in texts if t)
+        if images:
+            self._label_images(line, entry, text, images)
+        if text.strip() or images:
+            self._user_text(line, entry, text, images)
+        elif line not in self.report.outcomes:
             self.report.mark(line, Outcome.MERGED)
 
     def _user_text(self, line: int, entry: raw.UserEntry, text: str, images: list[m.Image]) -> None:
-        if entry.isCompactSummary:
-            note = m.SystemNote(subtype="compact_summary", title="Summary of the earlier conversation", text=text)
-            self._emit(line, note, entry)
-        elif entry.isMeta:
-            self._emit(line, m.SystemNote(subtype="meta", title="Instructions added by Claude Code", text=text), entry)
-        elif text.strip() or images:
-            self._emit(line, m.Prompt(text=text, images=images), entry)
-        else:
+        if not text.strip() and not images:
             self.report.mark(line, Outcome.MERGED)
+            return
+        for message in classify(text, images, meta=entry.isMeta, compact_summary=entry.isCompactSummary):
+            if not self._join_output(line, message):
+                self._emit(line, message, entry)
+
+    def _join_output(self, line: int, message: m.Message) -> bool:
+        """Bash-mode output joins its command, a local command's output its slash
+        command: one block for what was typed and what it printed."""
+        previous = self._target[-1] if self._target else None
+        if isinstance(message, m.ShellCommand) and not message.command:
+            if isinstance(previous, m.ShellCommand) and not (previous.stdout or previous.stderr):
+                previous.stdout, previous.stderr = message.stdout, message.stderr
+                self.report.mark(line, Outcome.MERGED)
+                return True
+        if isinstance(message, m.CommandOutput) and isinstance(previous, m.SlashCommand):
+            if not (previous.stdout or previous.stderr):
+                previous.stdout, previous.stderr = message.stdout, message.stderr
+                self.report.mark(line, Outcome.MERGED)
+                return True
+        return False
+
+    def _label_images(self, line: int, entry: raw.UserEntry, text: str, images: list[m.Image]) -> None:
+        """Name each pasted image after the ``[Image #N]`` that stands for it in the text.
+
+        ``imagePasteIds`` lists the paste number of each image block, in order.
+        Without it (older versions), numbers are read as positions only when the
+        text uses 1..k with no gap and no more numbers than images; otherwise the
+        images are shown after the text, unnamed.
+        """
+        ids = entry.imagePasteIds
+        used = sorted({int(n) for n in _PLACEHOLDER.findall(text)})
+        if ids is not None:
+            valid = isinstance(ids, list) and all(isinstance(i, int) and i > 0 for i in ids) and len(set(ids)) == len(ids)
+            if valid and len(ids) == len(images):
+                for image, paste_id in zip(images, ids):
+                    image.label = f"Image #{paste_id}"
+                return
+            self.report.problem(line, "imagePasteIds does not match the images; they are shown after the text", Level.INFO)
+            return
+        if used and used == list(range(1, len(used) + 1)) and len(used) <= len(images):
+            for number in used:
+                images[number - 1].label = f"Image #{number}"
+
+    def _queue(self, line: int, entry: raw.QueueOperationEntry) -> None:
+        planned = self._steering.get(line)
+        if planned is None:
+            self.report.mark(line, Outcome.METADATA)
+            return
+        self._steer(line, entry, planned[0], [], sent=planned[1])
+
+    def _steer(self, line: int, entry: Any, text: str, images: list[m.Image], sent: bool = True) -> None:
+        # A steering prompt is read like any prompt; only a plain one is shown as steering.
+        for message in classify(text, images, meta=False, compact_summary=False):
+            if isinstance(message, m.Prompt):
+                message = m.Steering(text=message.text, images=message.images, sent=sent)
+            self._emit(line, message, entry)
+
+    # ------------------------------------------------------------ Claude's side
 
     def _assistant(self, line: int, entry: raw.AssistantEntry) -> None:
         body = entry.message
         if body.model and body.model != "<synthetic>" and body.model not in self.models:
             self.models.append(body.model)
+        response_id = body.id or entry.requestId or f"line-{line}"
+        self._count(response_id, body)
         content = body.content
         if isinstance(content, str) or content is None:
             content = [raw.TextBlock(text=content or "")]
         if entry.isApiErrorMessage:
             text = "\n\n".join(b.text for b in content if isinstance(b, raw.TextBlock))
-            self._emit(line, m.SystemNote(level="error", subtype="api_error", title="API error", text=text), entry)
+            self._emit(line, m.ApiError(text=text), entry)
             return
         shown = False
         for block in content:
             match block:
                 case raw.TextBlock():
                     if block.text.strip():
-                        shown |= self._emit(line, m.AssistantText(text=block.text, model=body.model), entry)
+                        shown |= self._emit(line, m.AssistantText(text=block.text, response_id=response_id), entry)
                 case raw.ThinkingBlock():
-                    shown |= self._emit(line, m.Thinking(text=block.thinking), entry)
+                    shown |= self._emit(line, m.Thinking(text=block.thinking, response_id=response_id), entry)
                 case raw.RedactedThinkingBlock():
-                    shown |= self._emit(line, m.Thinking(redacted=True), entry)
+                    shown |= self._emit(line, m.Thinking(redacted=True, response_id=response_id), entry)
                 case raw.ToolUseBlock():
-                    shown |= self._tool_call(line, entry, block)
+                    shown |= self._tool_call(line, entry, block, response_id)
                 case _:
                     shown |= self._block(line, entry, block)
         if not shown:
             # Only empty text, or a tool call already seen: part of a response shown elsewhere.
             self.report.mark(line, Outcome.MERGED)
 
+    def _count(self, response_id: str, body: raw.MessageBody) -> None:
+        """Usage repeats on each line of a response, growing as it streams: keep the largest."""
+        response = self.responses.setdefault(response_id, m.Response(model=body.model))
+        usage = body.usage
+        if usage is None:
+            return
+        current = response.usage
+        current.input = max(current.input, usage.input_tokens or 0)
+        current.output = max(current.output, usage.output_tokens or 0)
+        current.cache_creation = max(current.cache_creation, usage.cache_creation_input_tokens or 0)
+        current.cache_read = max(current.cache_read, usage.cache_read_input_tokens or 0)
+
+    # ------------------------------------------------------------ system and attachments
+
     def _system(self, line: int, entry: raw.SystemEntry) -> None:
-        subtype = entry.subtype
+        handler = SYSTEM_SUBTYPES.get(entry.subtype or NOTICE, "_note")
+        getattr(self, handler)(line, entry)
+
+    def _compaction(self, line: int, entry: raw.SystemEntry) -> None:
+        micro = entry.extra("microcompactMetadata")
+        meta = entry.compactMetadata.model_dump() if entry.compactMetadata else micro if isinstance(micro, dict) else {}
+        compaction = m.Compaction(
+            trigger=str(meta.get("trigger") or ""),
+            tokens_before=_int(meta.get("preTokens")),
+            tokens_after=_int(meta.get("postTokens")),
+            micro=entry.subtype == "microcompact_boundary",
+        )
+        self._emit(line, compaction, entry)
+
+    def _api_error(self, line: int, entry: raw.SystemEntry) -> None:
+        error = entry.error if isinstance(entry.error, dict) else {}
+        attempt, most = entry.extra("retryAttempt"), entry.extra("maxRetries")
+        message = m.ApiError(
+            text=str(error.get("formatted") or error.get("message") or _as_text(entry.content) or _as_text(entry.error)),
+            status=_int(error.get("status")),
+            retry=f"attempt {attempt} of {most}" if attempt and most else "",
+        )
+        self._emit(line, message, entry)
+
+    def _local_command(self, line: int, entry: raw.SystemEntry) -> None:
         text = _as_text(entry.content)
-        title = (subtype or "system").replace("_", " ").capitalize()
-        if subtype == "compact_boundary" and entry.compactMetadata:
-            meta = entry.compactMetadata
-            title = "Conversation compacted"
-            text = text or f"Trigger: {meta.trigger or 'unknown'}, tokens before: {meta.preTokens or 'unknown'}"
-        elif subtype == "api_error" and entry.error is not None:
-            text = text or _as_text(entry.error)
-        elif subtype == "turn_duration" and entry.durationMs is not None:
-            text = text or f"Turn took {entry.durationMs / 1000:.1f} s"
-        level = entry.level if entry.level in ("info", "warning", "error") else ("error" if subtype == "api_error" else "info")
-        self._emit(line, m.SystemNote(level=level, subtype=subtype, title=title, text=text), entry)
+        if "<" not in text:
+            self._note(line, entry)
+            return
+        for message in classify(text, [], meta=False, compact_summary=False):
+            if not self._join_output(line, message):
+                self._emit(line, message, entry)
+
+    def _turn_duration(self, line: int, entry: raw.SystemEntry) -> None:
+        title = f"Turn took {_duration(entry.durationMs)}" if entry.durationMs is not None else "Turn duration"
+        self._emit(line, m.SystemNote(subtype=entry.subtype, title=title, text=_as_text(entry.content)), entry)
+
+    def _stop_hooks(self, line: int, entry: raw.SystemEntry) -> None:
+        infos = entry.extra("hookInfos") or []
+        errors = entry.extra("hookErrors") or []
+        note = m.SystemNote(subtype=entry.subtype, title="Stop hooks", level="warning" if errors else "info")
+        note.text = "\n\n".join(str(e) for e in errors) if errors else _as_text(entry.content)
+        note.details = {
+            f"hook {i + 1}": str(h.get("command", h)) if isinstance(h, dict) else str(h) for i, h in enumerate(infos)
+        }
+        if entry.extra("preventedContinuation"):
+            note.details["stopped the turn"] = str(entry.extra("stopReason") or "yes")
+        self._emit(line, note, entry)
+
+    def _recap(self, line: int, entry: raw.SystemEntry) -> None:
+        text = _as_text(entry.content)
+        text = text[: -len(_RECAP_HINT)] if text.endswith(_RECAP_HINT) else text
+        self._emit(line, m.SystemNote(subtype=entry.subtype, title="Recap", text=text), entry)
+
+    def _note(self, line: int, entry: raw.SystemEntry) -> None:
+        """A notice by level, or a system entry of a subtype with no form of its own."""
+        level = _level(entry.level, entry.subtype)
+        title = (entry.subtype or "").replace("_", " ").capitalize() or {"warning": "Warning", "error": "Error"}.get(level, "Note")
+        self._emit(line, m.SystemNote(subtype=entry.subtype, level=level, title=title, text=_as_text(entry.content)), entry)
 
     def _attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
+        kind = str(entry.attachment.get("type") or "attachment")
+        handler = ATTACHMENT_TYPES.get(kind) or ("_hook" if kind.startswith("hook_") else "_other_attachment")
+        getattr(self, handler)(line, entry)
+
+    def _queued(self, line: int, entry: raw.AttachmentEntry) -> None:
+        prompt = entry.attachment.get("prompt")
+        self._steer(line, entry, steering.prompt_text(prompt), _prompt_images(prompt))
+
+    def _hook(self, line: int, entry: raw.AttachmentEntry) -> None:
+        data = entry.attachment
+        text = _attachment_text(data)
+        if not text.strip() or text.strip() == "{}":
+            self.report.mark(line, Outcome.METADATA)  # a hook that ran and said nothing
+            return
+        name = data.get("hookName") or data.get("hookEvent") or ""
+        failed = str(data.get("type", "")).endswith("error") or data.get("exitCode") not in (None, 0)
+        note = m.SystemNote(subtype="hook", level="warning" if failed else "info", title=f"Hook · {name}" if name else "Hook", text=text)
+        self._emit(line, note, entry)
+
+    def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
+        """Context Claude Code gave the model (todo and skill lists, reminders)."""
+        text = _attachment_text(entry.attachment)
+        if not text.strip():
+            self.report.mark(line, Outcome.METADATA)
+            return
+        self._emit(line, m.Reminder(text=text), entry)
+
+    def _other_attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
         data = entry.attachment
         kind = str(data.get("type") or "attachment")
-        parts = [_as_text(data.get(key)) for key in ("content", "prompt", "stdout", "stderr")]
-        text = "\n\n".join(p for p in parts if p and p.strip())
-        title = f"{kind.replace('_', ' ').capitalize()}" + (f" · {data['hookName']}" if data.get("hookName") else "")
-        self._emit(line, m.SystemNote(subtype=kind, title=title, text=text), entry)
+        skip = ("type", "content", "prompt", "stdout", "stderr")
+        details = {k: _as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
+        note = m.SystemNote(subtype=kind, title=kind.replace("_", " ").capitalize(), text=_attachment_text(data), details=details)
+        self._emit(line, note, entry)
+
+    def _metadata(self, line: int, entry: raw.MetadataEntry) -> None:
+        if entry.type == "pr-link":
+            url = entry.extra("prUrl")
+            if isinstance(url, str) and url not in self.pr_links:
+                self.pr_links.append(url)
+        elif entry.type == "agent-name":
+            name = entry.extra("agentName") or entry.extra("name")
+            self.agent_name = name if isinstance(name, str) else self.agent_name
+        self.report.mark(line, Outcome.METADATA)
 
     # ------------------------------------------------------------ blocks
 
-    def _tool_call(self, line: int, entry: raw.AssistantEntry, block: raw.ToolUseBlock) -> bool:
+    def _tool_call(self, line: int, entry: raw.AssistantEntry, block: raw.ToolUseBlock, response_id: str) -> bool:
         if block.id and block.id in self.calls:
             return False
         call_input = block.input if isinstance(block.input, dict) else {"input": block.input}
-        call = m.ToolCall(id=block.id, name=block.name or "unnamed tool", input=call_input)
+        call = m.ToolCall(id=block.id, name=block.name or "unnamed tool", input=call_input, response_id=response_id)
         call.anchor = self._anchor("t-" + (block.id[-12:] if block.id else f"l{line}"))
         if block.id:
             self.calls[block.id] = call
@@ -167,45 +388,55 @@ class Conversation:
 
     def _tool_result(self, line: int, entry: raw.UserEntry, block: raw.ToolResultBlock) -> None:
         text, images, extra = _result_content(block.content)
+        call = self.calls.get(block.tool_use_id)
+        full = self.tool_results.get(block.tool_use_id)
+        if full is not None:
+            text = _read_text(full) or text
+        is_error = bool(block.is_error)
         result = m.ToolResult(
             tool_use_id=block.tool_use_id,
-            text=text,
+            text=error_text(text) if is_error else text,
             images=images,
-            is_error=bool(block.is_error),
-            data=entry.toolUseResult,
+            is_error=is_error,
+            output=output_of(call.name, entry.toolUseResult, text, is_error) if call else None,
+            full=full is not None,
         )
         self._stamp(result, line, entry)
-        call = self.calls.get(block.tool_use_id)
         if call is not None and call.result is None:
             result.anchor = call.anchor + "-result"
             call.result = result
-            self.results[block.tool_use_id] = entry
             self.report.mark(line, Outcome.RENDERED)
         else:
             # A result whose call is not in this file (or a second result): shown on its own.
             result.anchor = self._anchor(f"r-{(block.tool_use_id or str(line))[-12:]}")
-            self.messages.append(result)
+            self._target.append(result)
             self.report.mark(line, Outcome.RENDERED)
         for item in extra:
             self._block(line, entry, item)
 
-    def _block(self, line: int, entry: raw.Envelope, block: Any) -> bool:
+    def _block(self, line: int, entry: Any, block: Any) -> bool:
         data = block.model_dump(mode="json") if hasattr(block, "model_dump") else {"value": block}
         return self._emit(line, m.Unknown(type=f"{data.get('type')} block", data=data), entry)
 
     # ------------------------------------------------------------ helpers
 
     def _emit(self, line: int, message: m.Message, entry: Any, anchored: bool = False) -> bool:
-        if getattr(message, "kind", None) in self.hidden:
+        if self._is_hidden(message):
             self.report.mark(line, Outcome.HIDDEN)
             return True
         self._stamp(message, line, entry)
         if not anchored:
             uuid = message.uuid
             message.anchor = self._anchor(f"m-{uuid[:8]}" if uuid else f"l-{line}")
-        self.messages.append(message)  # type: ignore[arg-type]
+        self._target.append(message)  # type: ignore[arg-type]
         self.report.mark(line, Outcome.RENDERED)
         return True
+
+    def _is_hidden(self, message: m.Message) -> bool:
+        if getattr(message, "kind", None) in self.hidden:
+            return True
+        empty = isinstance(message, m.Thinking) and not message.redacted and not message.text.strip()
+        return empty and "empty_thinking" in self.hidden
 
     def _stamp(self, message: m.Message, line: int, entry: Any) -> None:
         message.line = line
@@ -236,14 +467,24 @@ def parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         return None
+    # Timestamps without a zone are read as UTC, so that all of them compare.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _image(block: raw.ImageBlock) -> m.Image:
     source = block.source
     return m.Image(media_type=source.media_type or "image/png", data=source.data or "", url=source.url)
+
+
+def _prompt_images(prompt: Any) -> list[m.Image]:
+    """Images pasted with a queued prompt (a list of content blocks)."""
+    if not isinstance(prompt, list):
+        return []
+    blocks = [b for b in prompt if isinstance(b, dict) and b.get("type") == "image"]
+    return [_image(raw.ImageBlock.model_validate(b)) for b in blocks]
 
 
 def _result_content(content: Any) -> tuple[str, list[m.Image], list[Any]]:
@@ -265,6 +506,18 @@ def _result_content(content: Any) -> tuple[str, list[m.Image], list[Any]]:
     return "\n".join(texts), images, extra
 
 
+def _attachment_text(data: dict[str, Any]) -> str:
+    return "\n\n".join(p for p in (_as_text(data.get(k)) for k in ("content", "prompt", "stdout", "stderr")) if p.strip())
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
 def _as_text(value: Any) -> str:
     if value is None:
         return ""
@@ -273,3 +526,24 @@ def _as_text(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return "\n\n".join(value)
     return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _int(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _level(level: str | None, subtype: str | None) -> str:
+    if level in ("info", "warning", "error"):
+        return level
+    return "error" if subtype == "api_error" else "info"
+
+
+def _duration(ms: float) -> str:
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, seconds = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"

@@ -16,9 +16,24 @@ from . import layout
 @dataclass(frozen=True)
 class RenderOptions:
     thinking: Literal["shown", "collapsed", "hidden"] = "collapsed"
+    empty_thinking: Literal["marker", "hidden"] = "marker"
     tool_calls: Literal["open", "collapsed"] = "collapsed"
+    system_reminders: Literal["collapsed", "hidden"] = "collapsed"
+    fold_lines: int = 40  # tool output longer than this folds; 0 never folds
+    response_usage: bool = True  # a line with the model and tokens after each response
     snippets: bool = False  # pymdownx.snippets is on: guard its include lines
     title_format: str = "{date} · {title}"
+
+    def hidden(self) -> frozenset[str]:
+        """Kinds of message the build step leaves out for these options."""
+        kinds = set()
+        if self.thinking == "hidden":
+            kinds.add("thinking")
+        if self.empty_thinking == "hidden":
+            kinds.add("empty_thinking")
+        if self.system_reminders == "hidden":
+            kinds.add("reminder")
+        return frozenset(kinds)
 
 
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
@@ -43,6 +58,10 @@ class PageContext:
 
     def __post_init__(self) -> None:
         self._agents = {a.id: a for a in self.session.agents}
+
+    @property
+    def responses(self) -> dict[str, m.Response]:
+        return self.agent.responses if self.agent else self.session.responses
 
     def agent_link(self, agent_id: str) -> str | None:
         if agent_id not in self._agents:

@@ -59,6 +59,7 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
 _LINK_TARGET = re.compile(r"\]\(\s*(<?)([^\s)>]*)")
 _WEB_LINK = re.compile(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$")
+_PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
@@ -82,15 +83,18 @@ def inline(text: str, limit: int | None = None) -> str:
     return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
 
 
-def fence(text: str, lang: str = "") -> list[str]:
-    """A code fence showing ``text`` verbatim, as lines."""
+def fence(text: str, lang: str = "", first_line: int | None = None) -> list[str]:
+    """A code fence showing ``text`` verbatim, as lines; numbered from ``first_line`` if given."""
     text = clean(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [ticks + _language(lang), *lines, ticks]
+    header = ticks + _language(lang)
+    if first_line is not None and first_line > 0:
+        header += f' linenums="{int(first_line)}"'
+    return [header, *lines, ticks]
 
 
 def prose(text: str) -> list[str]:
@@ -209,6 +213,52 @@ def block(kind: str, title: str, body: Iterable[str], *, collapsible: str | None
         lines.append("    " + line if line else "")
     lines.append("")
     return lines
+
+
+def folded(text: str, lang: str = "text", limit: int = 0, first_line: int | None = None) -> list[str]:
+    """A fence showing ``text``, cut after ``limit`` lines (0: never) with the rest
+    in a closed block that says how many lines it holds."""
+    lines = clean(text).rstrip("\n").split("\n")
+    if limit <= 0 or len(lines) <= limit + max(3, limit // 5):
+        return fence(text, lang, first_line)
+    rest = len(lines) - limit
+    after = None if first_line is None else first_line + limit
+    more = block("ct-more", f"{rest:,} more lines", fence("\n".join(lines[limit:]), lang, after), collapsible="closed")
+    return fence("\n".join(lines[:limit]), lang, first_line) + [""] + more
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A table of plain text cells, each shown literally on one line."""
+    if not rows:
+        return []
+    width = len(header)
+    lines = ["| " + " | ".join(inline(h) for h in header) + " |", "|" + "---|" * width]
+    for row in rows:
+        cells = [inline(cell, limit=300) or " " for cell in (row + [""] * width)[:width]]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def fields(values: dict[str, str]) -> list[str]:
+    """Named values, one per line of a list: ``- **name**: value``; empty ones left out."""
+    return [f"- **{inline(name)}**: {inline(value, limit=500)}" for name, value in values.items() if value]
+
+
+def meta(text: str) -> list[str]:
+    """A small line of facts (``text`` is Markdown made by this module)."""
+    return [text, "{ .ct-meta }"]
+
+
+def image(alt: str, target: str) -> str:
+    """An image we wrote into the site; ``alt`` is shown literally."""
+    return f"![{inline(alt)}]({target})"
+
+
+def web_link(url: str) -> str:
+    """A URL from a transcript: a link when it is a plain web address, text otherwise."""
+    if _PLAIN_URL.match(url):
+        return f"<{url}>"
+    return inline(url)
 
 
 def link(text: str, target: str) -> str:

@@ -9,13 +9,8 @@ from datetime import datetime, timezone
 from .. import model as m
 from . import layout
 from .context import Asset, PageContext, RenderOptions
-from .markdown import block, fence, inline, link, prose, snippet_guard
-from .tools import text_output, title_of, view_for
-
-# Classes of the blocks, styled by assets/claude-transcripts.css.
-USER, ASSISTANT, THINKING = "ct-user", "ct-assistant", "ct-thinking"
-TOOL, TOOL_ERROR, SYSTEM = "ct-tool", "ct-tool-error", "ct-system"
-WARNING, ERROR, AGENT, UNKNOWN = "ct-warning", "ct-error", "ct-agent", "ct-unknown"
+from .markdown import block, inline, link, meta, snippet_guard, web_link
+from .messages import AGENT, WARNING, messages_markdown
 
 
 @dataclass
@@ -63,6 +58,12 @@ def _session_markdown(session: m.Session, ctx: PageContext) -> str:
     return _finish(lines, ctx)
 
 
+def _messages(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
+    if not messages:
+        return meta("This file holds no messages.")
+    return messages_markdown(messages, ctx)
+
+
 def _agent_markdown(agent: m.Agent, ctx: PageContext) -> str:
     lines = _front_matter(agent.title)
     lines += [f"# {inline(agent.title)}", ""]
@@ -96,9 +97,12 @@ def _facts(session: m.Session) -> list[str]:
         facts.append("branch " + session.branch)
     if session.cwd:
         facts.append(session.cwd)
-    if not facts:
-        return []
-    return [" · ".join(inline(f) for f in facts), "{ .ct-meta }", ""]
+    if session.agent_name:
+        facts.append("agent " + session.agent_name)
+    lines = meta(" · ".join(inline(f) for f in facts)) + [""] if facts else []
+    for url in session.pr_links:
+        lines += meta("Pull request: " + web_link(url)) + [""]
+    return lines
 
 
 def _when(moment: datetime) -> str:
@@ -131,7 +135,7 @@ def _back_link(agent: m.Agent, ctx: PageContext) -> list[str]:
         text = f"Started by a tool call in {link(parent_title, target + ('#' + anchor if anchor else ''))}."
     else:
         text = f"Part of {link(parent_title, target)}."
-    return [text, "{ .ct-meta }", ""]
+    return meta(text) + [""]
 
 
 def _call_anchor(session: m.Session, agent: m.Agent) -> str:
@@ -142,94 +146,3 @@ def _call_anchor(session: m.Session, agent: m.Agent) -> str:
     return ""
 
 
-# ---------------------------------------------------------------- messages
-
-
-def _messages(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
-    lines: list[str] = []
-    for message in messages:
-        lines += render_message(message, ctx)
-    return lines
-
-
-def render_message(message: m.AnyMessage, ctx: PageContext) -> list[str]:
-    match message:
-        case m.Prompt():
-            body = prose(message.text) + _images(message.images, ctx)
-            return _block(USER, "User" + _time(message), message, body)
-        case m.AssistantText():
-            return _block(ASSISTANT, "Claude", message, prose(message.text))
-        case m.Thinking():
-            return _thinking(message, ctx)
-        case m.ToolCall():
-            return _tool_call(message, ctx)
-        case m.ToolResult():
-            body = text_output(message) + _images(message.images, ctx)
-            return _block(TOOL_ERROR if message.is_error else TOOL, "Result of an earlier tool call", message, body, "closed")
-        case m.SystemNote():
-            kind = {"warning": WARNING, "error": ERROR}.get(message.level, SYSTEM)
-            body = prose(message.text) if message.text.strip() else []
-            return _block(kind, message.title or "System", message, body, None if kind != SYSTEM else "closed")
-        case m.Unknown():
-            body = fence(json.dumps(message.data, indent=2, ensure_ascii=False), "json")
-            return _block(UNKNOWN, f"Unknown {message.type or 'entry'}", message, body, "closed")
-    return []
-
-
-def _thinking(message: m.Thinking, ctx: PageContext) -> list[str]:
-    if message.redacted:
-        body = ["*The reasoning was redacted.*"]
-    elif not message.text.strip():
-        body = ["*The reasoning was not recorded.*"]
-    else:
-        body = prose(message.text)
-    return _block(THINKING, "Thinking", message, body, "open" if ctx.options.thinking == "shown" else "closed")
-
-
-def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
-    view = view_for(call.name)
-    body = view.input(call, ctx)
-    result = call.result
-    if result is None:
-        body += [""] * bool(body) + ["*No result was recorded.*"]
-    else:
-        output = view.output(result, call, ctx) + _images(result.images, ctx)
-        if body and output:
-            body.append("")
-        body += output
-    failed = result is not None and result.is_error
-    mode = "open" if ctx.options.tool_calls == "open" else "closed"
-    return _block(TOOL_ERROR if failed else TOOL, title_of(call, ctx), call, body, mode)
-
-
-def _images(images: list[m.Image], ctx: PageContext) -> list[str]:
-    lines: list[str] = []
-    for number, image in enumerate(images, 1):
-        target = ctx.image(image)
-        if target:
-            lines += ["", f"![Image {number}]({target})"]
-        elif image.url:
-            lines += ["", f"Image {number}: {inline(image.url)}"]
-        else:
-            lines += ["", f"*Image {number} ({inline(image.media_type)}) could not be decoded.*"]
-    return lines
-
-
-def _block(kind: str, title: str, message: m.Message, body: list[str], collapsible: str | None = None) -> list[str]:
-    heading = inline(title, limit=160) + _anchor(message)
-    return block(kind, heading, body, collapsible=collapsible)
-
-
-def _anchor(message: m.Message) -> str:
-    if not message.anchor:
-        return ""
-    return f" <a id='{message.anchor}' class='ct-anchor' href='#{message.anchor}' title='Link to this message'></a>"
-
-
-def _time(message: m.Message) -> str:
-    if message.timestamp is None:
-        return ""
-    moment = message.timestamp
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
-    return moment.strftime(" · %H:%M")

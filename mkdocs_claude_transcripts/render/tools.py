@@ -1,8 +1,10 @@
 """How each tool call is shown: a registry keyed by tool name, with a generic fallback.
 
-A view gives three things: the key argument for the title (``Bash · npm test``),
-the call's input, and its result. To show one more tool, subclass ``ToolView``,
-override what differs, and register it under the tool's name.
+A view gives the key argument for the title (``Bash · npm test``), the call's
+input, and its result. Every view shows a result's text in full (folded when
+long); what the view adds is the form: a console block, a diff, a checklist.
+To show one more tool, subclass ``ToolView``, override what differs, register
+it in ``TOOLS`` under the tool's name, and add a golden case.
 """
 
 from __future__ import annotations
@@ -10,124 +12,274 @@ from __future__ import annotations
 import difflib
 import json
 import posixpath
+import re
 from functools import lru_cache
+from typing import Any
+
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, inline, link, prose
+from .markdown import block, fence, folded, image, inline, link, meta, prose, table
+from .text import agent_answer, first_line, numbered, split_reminders, strip_ansi
 
-_KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "skill", "prompt")
+_KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "title", "skill", "prompt", "name")
+_PHASE = re.compile(r"""\bphase\(\s*['"]([^'"]{1,80})['"]""")
+
+
+def render_call(call: m.ToolCall, ctx: PageContext) -> tuple[str, list[str]]:
+    """The title and body of a tool call's block, its result inside."""
+    view = view_for(call.name)
+    args = m.typed_input(call.name, call.input)
+    if args is None and call.name in m.INPUTS:
+        view = GENERIC  # an input that does not fit its tool's shape
+    key = view.key(call, args, ctx)
+    label = view.label(call)
+    body = view.input(call, args, ctx)
+    if call.result is None:
+        body += [""] * bool(body) + ["*No result was recorded.*"]
+    else:
+        output = view.output(call.result, call, args, ctx) + _images(call.result, ctx)
+        body += [""] * bool(body and output) + output
+    return (f"{label} · {first_line(key)}" if key.strip() else label), body
 
 
 class ToolView:
-    """The generic view: input as JSON, result as text."""
+    """The generic view: the key argument, the input as a table, the result as text."""
 
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
+    def label(self, call: m.ToolCall) -> str:
+        return call.name
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
         for name in _KEY_FIELDS:
             value = call.input.get(name)
             if isinstance(value, str) and value.strip():
                 return ctx.short_path(value) if name.endswith("path") else value
         return ""
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        if not call.input:
-            return []
-        return fence(json.dumps(call.input, indent=2, ensure_ascii=False, default=str), "json")
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        return input_table(call.input)
 
-    def output(self, result: m.ToolResult, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return text_output(result)
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        return text_output(result, ctx)
 
 
-def text_output(result: m.ToolResult, lang: str = "text") -> list[str]:
-    lines: list[str] = []
+def input_table(values: dict[str, Any]) -> list[str]:
+    """Simple values in a table; long or structured ones after it, each in a fence."""
+    rows, rest = [], []
+    for key, value in values.items():
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            text = "" if value is None else str(value)
+            if "\n" not in text and len(text) <= 200:
+                rows.append([key, text])
+                continue
+            rest += ["", f"**{inline(key)}**", ""] + fence(text)
+        else:
+            rest += ["", f"**{inline(key)}**", ""] + fence(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json")
+    return (table(["Input", "Value"], rows) if rows else []) + rest
+
+
+def text_output(result: m.ToolResult, ctx: PageContext, lang: str = "text") -> list[str]:
     if result.text.strip():
-        lines += fence(result.text, lang)
-    elif not result.images:
-        lines.append("*No output.*")
+        return folded(strip_ansi(result.text), lang, ctx.options.fold_lines)
+    return [] if result.images else ["*No output.*"]
+
+
+def _images(result: m.ToolResult, ctx: PageContext) -> list[str]:
+    lines: list[str] = []
+    for number, img in enumerate(result.images, 1):
+        target = ctx.image(img)
+        lines += ["", image(f"Image {number}", target) if target else f"*Image {number} could not be decoded.*"]
     return lines
 
 
-def _string(call: m.ToolCall, name: str) -> str:
-    value = call.input.get(name)
-    return value if isinstance(value, str) else ""
+def _status(*facts: str) -> list[str]:
+    shown = [inline(f) for f in facts if f]
+    return meta(" · ".join(shown)) + [""] if shown else []
+
+
+# ---------------------------------------------------------------- shell
 
 
 class BashView(ToolView):
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
-        return _string(call, "command")
+    def key(self, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> str:
+        return args.command
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        lines: list[str] = []
-        if _string(call, "description"):
-            lines += [inline(_string(call, "description")), ""]
-        return lines + fence(_string(call, "command"), "bash")
+    def input(self, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> list[str]:
+        lines = meta(inline(args.description)) + [""] if args.description else []
+        if args.run_in_background:
+            lines += _status("run in the background")
+        return lines + fence(args.command, "bash")
+
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> list[str]:
+        shell = result.output if isinstance(result.output, m.ShellOutput) else None
+        lines = text_output(result, ctx)
+        if shell is None:
+            return lines
+        facts = []
+        if shell.exit_code is not None:
+            facts.append(f"exit code {shell.exit_code}")
+        if shell.interrupted:
+            facts.append("interrupted")
+        if shell.background_id:
+            facts.append(f"running in the background as {shell.background_id}")
+        if shell.interpretation:
+            facts.append(shell.interpretation)
+        if shell.stderr.strip() and shell.stderr.strip() not in result.text:
+            lines += ["", "Error output:", ""] + folded(strip_ansi(shell.stderr), "text", ctx.options.fold_lines)
+        return lines + ([""] + _status(*facts) if facts else [])
 
 
-class FileView(ToolView):
-    """Read, and other tools whose input is a file path."""
+class BackgroundView(ToolView):
+    """BashOutput, TaskOutput, KillShell/KillBash and TaskStop: a background task by its id."""
 
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
-        path = _string(call, "file_path") or _string(call, "notebook_path") or _string(call, "path")
-        return ctx.short_path(path)
+    def key(self, call: m.ToolCall, args: m.ShellIdInput, ctx: PageContext) -> str:
+        return args.bash_id or args.shell_id or args.task_id
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
+    def input(self, call: m.ToolCall, args: m.ShellIdInput, ctx: PageContext) -> list[str]:
+        return _status(f"filter {args.filter}") if args.filter else []
+
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.ShellIdInput, ctx: PageContext) -> list[str]:
+        task = result.output if isinstance(result.output, m.BackgroundOutput) else None
+        lines = []
+        if task is not None:
+            exit_code = f"exit code {task.exit_code}" if task.exit_code is not None else ""
+            lines += _status(task.command, task.status, exit_code)
+        return lines + text_output(result, ctx)
+
+
+# ---------------------------------------------------------------- files
+
+
+class ReadView(ToolView):
+    def key(self, call: m.ToolCall, args: m.ReadInput, ctx: PageContext) -> str:
+        path = ctx.short_path(args.file_path)
+        result = call.result
+        file = result.output if result and isinstance(result.output, m.FileOutput) else None
+        start = file.start_line if file else (args.offset or None)
+        count = file.num_lines if file else args.limit
+        if file and file.total_lines and count and count >= file.total_lines:
+            return path
+        if start and count:
+            return f"{path} (lines {start}–{start + count - 1})"
+        if start and start > 1:
+            return f"{path} (from line {start})"
+        return path
+
+    def input(self, call: m.ToolCall, args: m.ReadInput, ctx: PageContext) -> list[str]:
         return []
 
-    def output(self, result: m.ToolResult, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return text_output(result, "text" if result.is_error else language_of(self.key(call, ctx)))
-
-
-class WriteView(FileView):
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return fence(_string(call, "content"), language_of(self.key(call, ctx)))
-
-
-class EditView(FileView):
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        edits = call.input.get("edits")
-        if not isinstance(edits, list):
-            edits = [call.input]
-        lines: list[str] = []
-        for edit in edits:
-            if isinstance(edit, dict):
-                lines += fence(diff(str(edit.get("old_string") or ""), str(edit.get("new_string") or "")), "diff")
-                lines.append("")
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.ReadInput, ctx: PageContext) -> list[str]:
+        if result.is_error or not result.text.strip():
+            return text_output(result, ctx)
+        text, reminders = split_reminders(result.text)
+        code, start = numbered(text)
+        lang = language_of(args.file_path) or ("text" if start else "")
+        lines = folded(code, lang, ctx.options.fold_lines, start)
+        if ctx.options.system_reminders != "hidden":
+            for reminder in reminders:
+                lines += [""] + block("ct-reminder", "System reminder", prose(reminder), collapsible="closed")
         return lines
 
-    def output(self, result: m.ToolResult, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return text_output(result)
+
+class WriteView(ToolView):
+    def key(self, call: m.ToolCall, args: m.WriteInput, ctx: PageContext) -> str:
+        return ctx.short_path(args.file_path)
+
+    def input(self, call: m.ToolCall, args: m.WriteInput, ctx: PageContext) -> list[str]:
+        return folded(args.content, language_of(args.file_path), ctx.options.fold_lines)
+
+
+class EditView(ToolView):
+    """Edit and MultiEdit: a diff, with the file's line numbers when Claude Code recorded them."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        return ctx.short_path(args.file_path)
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        result = call.result
+        patch = result.output if result and isinstance(result.output, m.PatchOutput) else None
+        if patch is not None and patch.hunks:
+            text = "\n".join(
+                f"@@ -{h.old_start},{h.old_lines} +{h.new_start},{h.new_lines} @@\n" + "\n".join(h.lines) for h in patch.hunks
+            )
+            return folded(text, "diff", ctx.options.fold_lines * 2)
+        edits = args.edits if isinstance(args, m.MultiEditInput) else [args]
+        lines: list[str] = []
+        for edit in edits:
+            lines += folded(diff(edit.old_string, edit.new_string), "diff", ctx.options.fold_lines * 2) + [""]
+            if edit.replace_all:
+                lines += _status("every occurrence replaced")
+        return lines
+
+
+class NotebookEditView(ToolView):
+    def key(self, call: m.ToolCall, args: m.NotebookEditInput, ctx: PageContext) -> str:
+        path = ctx.short_path(args.notebook_path)
+        return f"{path} (cell {args.cell_id})" if args.cell_id else path
+
+    def input(self, call: m.ToolCall, args: m.NotebookEditInput, ctx: PageContext) -> list[str]:
+        lang = "markdown" if args.cell_type == "markdown" else "python"
+        return _status(args.edit_mode, args.cell_type) + folded(args.new_source, lang, ctx.options.fold_lines)
 
 
 class SearchView(ToolView):
-    """Glob and Grep: a pattern, where it was looked for, and what matched."""
+    """Glob, Grep and LS: a pattern, where it was looked for, and what matched."""
 
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
-        where = _string(call, "path")
-        pattern = _string(call, "pattern")
-        return f"{pattern} in {ctx.short_path(where)}" if where else pattern
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        where = ctx.short_path(getattr(args, "path", "") or "")
+        pattern = getattr(args, "pattern", "")
+        if pattern and where:
+            return f"{pattern} in {where}"
+        return pattern or where
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return []
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        facts = [f"{name} {value}" for name in ("glob", "type", "output_mode") if (value := getattr(args, name, ""))]
+        if getattr(args, "ignore", None):
+            facts.append("ignoring " + ", ".join(args.ignore))
+        return _status(*facts)
+
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        found = result.output if isinstance(result.output, m.MatchOutput) else None
+        lines = text_output(result, ctx)
+        if found is not None and found.count is not None:
+            lines += [""] + _status(f"{found.count:,} found", "truncated" if found.truncated else "")
+        return lines
+
+
+# ---------------------------------------------------------------- agents and plans
 
 
 class AgentView(ToolView):
-    """Task (later Agent): the subagent's brief, a link to its page, and its final answer."""
+    """Task (later Agent): the brief, a link to the subagent's page, and its final answer."""
 
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
-        return _string(call, "description") or _string(call, "subagent_type")
+    def key(self, call: m.ToolCall, args: m.TaskInput, ctx: PageContext) -> str:
+        return args.description or args.subagent_type
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        lines: list[str] = []
-        if _string(call, "subagent_type"):
-            lines += [f"Agent type: **{inline(_string(call, 'subagent_type'))}**", ""]
-        lines += agent_links(call, ctx)
-        if _string(call, "prompt"):
-            lines += block("ct-user", "Prompt", prose(_string(call, "prompt")), collapsible="closed")
+    def input(self, call: m.ToolCall, args: m.TaskInput, ctx: PageContext) -> list[str]:
+        facts = [args.subagent_type and f"agent type {args.subagent_type}", args.model and f"model {args.model}"]
+        if args.run_in_background:
+            facts.append("in the background")
+        lines = _status(*facts) + agent_links(call, ctx)
+        if args.prompt:
+            lines += block("ct-user", "Prompt", prose(args.prompt), collapsible="closed")
         return lines
 
-    def output(self, result: m.ToolResult, call: m.ToolCall, ctx: PageContext) -> list[str]:
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.TaskInput, ctx: PageContext) -> list[str]:
         if result.is_error:
-            return text_output(result)
-        return prose(result.text)
+            return text_output(result, ctx)
+        answer = agent_answer(result.text)
+        lines = prose(answer)
+        footer = result.text[len(answer) :].strip()
+        if footer:
+            lines += [""] + meta(inline(footer, limit=400))
+        stats = result.output if isinstance(result.output, m.AgentOutput) else None
+        if stats is not None:
+            lines += [""] + _status(
+                stats.status,
+                f"{stats.tool_uses} tool uses" if stats.tool_uses is not None else "",
+                f"{stats.tokens:,} tokens" if stats.tokens is not None else "",
+                f"{stats.duration_ms / 1000:.0f} s" if stats.duration_ms is not None else "",
+            )
+        return lines
 
 
 def agent_links(call: m.ToolCall, ctx: PageContext) -> list[str]:
@@ -140,11 +292,191 @@ def agent_links(call: m.ToolCall, ctx: PageContext) -> list[str]:
 
 
 class WorkflowView(ToolView):
-    def key(self, call: m.ToolCall, ctx: PageContext) -> str:
-        return _string(call, "description") or _string(call, "name")
+    """A dynamic workflow: its phases, its agents (each with a page), and its script."""
 
-    def input(self, call: m.ToolCall, ctx: PageContext) -> list[str]:
-        return agent_links(call, ctx) + super().input(call, ctx)
+    def key(self, call: m.ToolCall, args: m.WorkflowInput, ctx: PageContext) -> str:
+        return args.description or args.name or args.scriptPath
+
+    def input(self, call: m.ToolCall, args: m.WorkflowInput, ctx: PageContext) -> list[str]:
+        lines: list[str] = []
+        phases = list(dict.fromkeys(_PHASE.findall(args.script)))
+        if phases:
+            lines += ["Phases:", ""] + [f"{n}. {inline(p)}" for n, p in enumerate(phases, 1)] + [""]
+        if call.agents:
+            lines += ["Agents:", ""]
+            for agent_id in call.agents:
+                target = ctx.agent_link(agent_id)
+                lines.append("- " + (link(ctx.agent_title(agent_id), target) if target else inline(agent_id)))
+            lines.append("")
+        if args.script:
+            lines += block("ct-more", "Script", fence(args.script, "javascript"), collapsible="closed")
+        return lines
+
+
+class TodoView(ToolView):
+    _MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+
+    def key(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> str:
+        done = sum(1 for todo in args.todos if todo.status == "completed")
+        return f"{done} of {len(args.todos)} done"
+
+    def input(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> list[str]:
+        lines = []
+        for todo in args.todos:
+            mark = self._MARKS.get(todo.status, "☐")
+            text = inline(todo.content)
+            lines.append(f"- {mark} " + (f"**{text}**" if todo.status == "in_progress" else text))
+        return lines
+
+
+class PlanView(ToolView):
+    """ExitPlanMode: the plan, and whether the user approved it."""
+
+    def key(self, call: m.ToolCall, args: m.PlanInput, ctx: PageContext) -> str:
+        plan = call.result.output if call.result and isinstance(call.result.output, m.PlanOutput) else None
+        if plan is None or plan.approved is None:
+            return "plan"
+        return "plan approved" if plan.approved else "plan not approved"
+
+    def input(self, call: m.ToolCall, args: m.PlanInput, ctx: PageContext) -> list[str]:
+        return block("ct-assistant", "Plan", prose(args.plan)) if args.plan.strip() else []
+
+
+class QuestionView(ToolView):
+    """AskUserQuestion: the questions, their options, and the answers given."""
+
+    def key(self, call: m.ToolCall, args: m.AskUserQuestionInput, ctx: PageContext) -> str:
+        return args.questions[0].question if args.questions else ""
+
+    def input(self, call: m.ToolCall, args: m.AskUserQuestionInput, ctx: PageContext) -> list[str]:
+        answers = call.result.output.answers if call.result and isinstance(call.result.output, m.AnswerOutput) else {}
+        lines: list[str] = []
+        for question in args.questions:
+            heading = f"**{inline(question.header)}**: " if question.header else ""
+            lines += [heading + inline(question.question), ""]
+            for option in question.options:
+                description = f" — {inline(option.description)}" if option.description else ""
+                lines.append(f"- {inline(option.label)}{description}")
+            if question.multiSelect:
+                lines += ["", *meta("more than one answer allowed")]
+            answer = answers.get(question.question)
+            lines += ["", f"Answer: **{inline(answer)}**" if answer else "", ""]
+        return lines
+
+
+# ---------------------------------------------------------------- the web
+
+
+class WebFetchView(ToolView):
+    def key(self, call: m.ToolCall, args: m.WebFetchInput, ctx: PageContext) -> str:
+        return args.url
+
+    def input(self, call: m.ToolCall, args: m.WebFetchInput, ctx: PageContext) -> list[str]:
+        return meta("Asked: " + inline(args.prompt, limit=600)) + [""] if args.prompt else []
+
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.WebFetchInput, ctx: PageContext) -> list[str]:
+        if result.is_error:
+            return text_output(result, ctx)
+        web = result.output if isinstance(result.output, m.WebOutput) else None
+        lines = []
+        if web is not None:
+            code = f"HTTP {web.status_code} {web.status_text}".strip() if web.status_code else ""
+            lines += _status(code, f"{web.size:,} bytes" if web.size else "")
+        return lines + prose(result.text)
+
+
+class WebSearchView(ToolView):
+    def key(self, call: m.ToolCall, args: m.WebSearchInput, ctx: PageContext) -> str:
+        return args.query
+
+    def input(self, call: m.ToolCall, args: m.WebSearchInput, ctx: PageContext) -> list[str]:
+        facts = []
+        if args.allowed_domains:
+            facts.append("only " + ", ".join(args.allowed_domains))
+        if args.blocked_domains:
+            facts.append("not " + ", ".join(args.blocked_domains))
+        return _status(*facts)
+
+    def output(self, result: m.ToolResult, call: m.ToolCall, args: m.WebSearchInput, ctx: PageContext) -> list[str]:
+        return text_output(result, ctx) if result.is_error else prose(result.text)
+
+
+# ---------------------------------------------------------------- others
+
+
+class SkillView(ToolView):
+    def key(self, call: m.ToolCall, args: m.SkillInput, ctx: PageContext) -> str:
+        name = args.skill or args.command
+        return f"{name} {args.args}".strip()
+
+    def input(self, call: m.ToolCall, args: m.SkillInput, ctx: PageContext) -> list[str]:
+        return []
+
+
+class SlashCommandView(ToolView):
+    def key(self, call: m.ToolCall, args: m.SlashCommandInput, ctx: PageContext) -> str:
+        return args.command
+
+    def input(self, call: m.ToolCall, args: m.SlashCommandInput, ctx: PageContext) -> list[str]:
+        return []
+
+
+class MonitorView(ToolView):
+    """Monitor: a watcher started in the background, whose events come back as messages."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        for name in ("description", "command", "task_id", "shell_id"):
+            value = call.input.get(name)
+            if isinstance(value, str) and value.strip():
+                return value
+        return ""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        command = call.input.get("command")
+        rest = {k: v for k, v in call.input.items() if k not in ("command", "description")}
+        lines = fence(command, "bash") if isinstance(command, str) and command.strip() else []
+        return lines + ([""] * bool(lines and rest)) + (input_table(rest) if rest else [])
+
+
+class NoInputView(ToolView):
+    """Tools called without arguments worth showing (EnterPlanMode)."""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        return input_table(call.input) if call.input else []
+
+
+class StructuredOutputView(ToolView):
+    """An agent's final answer given as structured data."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        return ""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        return fence(json.dumps(call.input, indent=2, ensure_ascii=False, default=str), "json")
+
+
+class ArtifactView(ToolView):
+    def key(self, call: m.ToolCall, args: m.ArtifactInput, ctx: PageContext) -> str:
+        return args.title or args.path
+
+    def input(self, call: m.ToolCall, args: m.ArtifactInput, ctx: PageContext) -> list[str]:
+        lang = language_of(args.path) or {"html": "html", "markdown": "markdown", "md": "markdown"}.get(args.type, "text")
+        rest = {k: v for k, v in call.input.items() if k not in ("content", "title")}
+        return input_table(rest) + [""] + folded(args.content, lang, ctx.options.fold_lines)
+
+
+class McpView(ToolView):
+    """A tool of an MCP server, ``mcp__<server>__<tool>``: named as server and tool."""
+
+    def label(self, call: m.ToolCall) -> str:
+        server, tool = mcp_name(call.name)
+        return f"{tool} (MCP {server})"
+
+
+def mcp_name(name: str) -> tuple[str, str]:
+    """``mcp__server__tool`` as ``(server, tool)``."""
+    parts = name.split("__", 2)
+    return (parts[1], parts[2]) if len(parts) == 3 else (name, name)
 
 
 def diff(old: str, new: str) -> str:
@@ -165,25 +497,42 @@ def language_of(path: str) -> str:
 
 
 GENERIC = ToolView()
+MCP = McpView()
+_SEARCH, _BACKGROUND, _EDIT, _AGENT = SearchView(), BackgroundView(), EditView(), AgentView()
 TOOLS: dict[str, ToolView] = {
     "Bash": BashView(),
-    "Read": FileView(),
-    "NotebookRead": FileView(),
+    "BashOutput": _BACKGROUND,
+    "TaskOutput": _BACKGROUND,
+    "KillShell": _BACKGROUND,
+    "KillBash": _BACKGROUND,
+    "TaskStop": _BACKGROUND,
+    "Monitor": MonitorView(),
+    "Read": ReadView(),
+    "NotebookRead": ReadView(),
     "Write": WriteView(),
-    "Edit": EditView(),
-    "MultiEdit": EditView(),
-    "Glob": SearchView(),
-    "Grep": SearchView(),
-    "Task": AgentView(),
-    "Agent": AgentView(),
+    "Edit": _EDIT,
+    "MultiEdit": _EDIT,
+    "NotebookEdit": NotebookEditView(),
+    "Glob": _SEARCH,
+    "Grep": _SEARCH,
+    "LS": _SEARCH,
+    "Task": _AGENT,
+    "Agent": _AGENT,
     "Workflow": WorkflowView(),
+    "TodoWrite": TodoView(),
+    "ExitPlanMode": PlanView(),
+    "EnterPlanMode": NoInputView(),
+    "AskUserQuestion": QuestionView(),
+    "WebFetch": WebFetchView(),
+    "WebSearch": WebSearchView(),
+    "Skill": SkillView(),
+    "SlashCommand": SlashCommandView(),
+    "StructuredOutput": StructuredOutputView(),
+    "Artifact": ArtifactView(),
 }
 
 
 def view_for(name: str) -> ToolView:
+    if name.startswith("mcp__"):
+        return MCP
     return TOOLS.get(name, GENERIC)
-
-
-def title_of(call: m.ToolCall, ctx: PageContext) -> str:
-    key = view_for(call.name).key(call, ctx)
-    return f"{call.name} · {key}" if key else call.name

@@ -1,0 +1,169 @@
+"""What a user entry's text is: a prompt, or one of the things Claude Code writes in
+the user's name (slash commands and their output, bash mode, task notifications,
+memory notes, teammate messages, reminders, interruptions, compaction summaries).
+
+Claude Code marks these with XML-like tags inside the text; the seed catalogue
+lists them, and ``KNOWN_TAGS`` here is the list this module reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import model as m
+
+_TAG = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>(?P<body>.*?)</(?P=name)\s*>", re.DOTALL)
+_ATTR = re.compile(r'([a-zA-Z_][\w-]*)\s*=\s*"([^"]*)"')
+_INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
+# Versions before the isCompactSummary flag mark the summary only by its opening words.
+_CONTINUED = "This session is being continued from a previous conversation"
+
+IDE_TAGS = {"ide_opened_file": "opened_file", "ide_selection": "selection", "ide_diagnostics": "diagnostics"}
+COMMAND_TAGS = ("command-name", "command-message", "command-args", "command-contents")
+OUTPUT_TAGS = ("local-command-stdout", "local-command-stderr")
+BASH_TAGS = ("bash-input", "bash-stdout", "bash-stderr")
+KNOWN_TAGS = frozenset(
+    {
+        *IDE_TAGS,
+        *COMMAND_TAGS,
+        *OUTPUT_TAGS,
+        *BASH_TAGS,
+        "local-command-caveat",
+        "system-reminder",
+        "task-notification",
+        "user-memory-input",
+        "teammate-message",
+    }
+)
+
+
+@dataclass
+class Tagged:
+    """A user text split into its known tags and the rest."""
+
+    tags: dict[str, list[str]] = field(default_factory=dict)
+    attrs: dict[str, dict[str, str]] = field(default_factory=dict)  # of the first of each tag
+    rest: str = ""
+
+    def first(self, name: str) -> str:
+        values = self.tags.get(name)
+        return values[0].strip() if values else ""
+
+    def has(self, *names: str) -> bool:
+        return any(name in self.tags for name in names)
+
+
+def split_tags(text: str) -> Tagged:
+    tagged = Tagged()
+    pieces: list[str] = []
+    last = 0
+    for match in _TAG.finditer(text):
+        name = match["name"]
+        if name not in KNOWN_TAGS:
+            continue
+        pieces.append(text[last : match.start()])
+        last = match.end()
+        tagged.tags.setdefault(name, []).append(match["body"])
+        if name not in tagged.attrs:
+            tagged.attrs[name] = dict(_ATTR.findall(match["attrs"] or ""))
+    pieces.append(text[last:])
+    tagged.rest = "".join(pieces).strip()
+    return tagged
+
+
+def classify(text: str, images: list[m.Image], *, meta: bool, compact_summary: bool) -> list[m.Message]:
+    """The messages a user entry's text (and pasted images) stands for: usually
+    one; more when a tagged part comes with text of its own, which is never dropped."""
+    if compact_summary or text.startswith(_CONTINUED):
+        return [m.CompactSummary(text=text)]
+    if "<" not in text:  # the common case: a plain prompt
+        return [_plain(text.strip() if _INTERRUPTED.match(text.strip()) else text, images, meta)]
+    tagged = split_tags(text)
+    main = _tagged(tagged)
+    notifications = [task_notification(body) for body in tagged.tags.get("task-notification", [])[1:]]
+    reminders = [r.strip() for r in tagged.tags.get("system-reminder", []) if r.strip()]
+    ide = [m.IdeNote(kind=IDE_TAGS[tag], text=body.strip()) for tag in IDE_TAGS for body in tagged.tags.get(tag, [])]
+    if main is None:
+        if not tagged.rest and not images and not ide:
+            return [m.Reminder(text="\n\n".join(reminders))] if reminders else [_plain(text, images, meta)]
+        prompt = _plain(tagged.rest, images, meta)
+        if isinstance(prompt, m.Prompt):
+            prompt.ide, prompt.reminders = ide, reminders
+            return [prompt]
+        # meta text keeps its tags as written
+        return [m.Instructions(text=text)]
+    found: list[m.Message] = [main, *notifications]
+    if isinstance(main, m.TaskNotification) and tagged.rest and not meta:
+        main.note, tagged.rest = tagged.rest, ""  # Claude Code's own words about the task
+    if tagged.rest or images or ide:
+        extra = _plain(tagged.rest, images, meta)
+        if isinstance(extra, m.Prompt):
+            extra.ide = ide
+        found.append(extra)
+    if reminders:
+        found.append(m.Reminder(text="\n\n".join(reminders)))
+    return found
+
+
+def _plain(text: str, images: list[m.Image], meta: bool) -> m.Message:
+    if _INTERRUPTED.match(text.strip()) and not images:
+        return m.Interruption(text=text.strip())
+    return m.Instructions(text=text) if meta else m.Prompt(text=text, images=images)
+
+
+def _tagged(tagged: Tagged) -> m.Message | None:
+    """The message for the kind of tag the text carries, if any; its ``rest`` is left
+    for the caller."""
+    if tagged.has(*COMMAND_TAGS):
+        name = tagged.first("command-name") or tagged.first("command-message")
+        message = tagged.first("command-message")
+        return m.SlashCommand(
+            name=name if name.startswith("/") else "/" + name,
+            args=tagged.first("command-args"),
+            status=message if message and message != name.lstrip("/") else "",
+            text=tagged.first("command-contents"),
+        )
+    if tagged.has(*OUTPUT_TAGS):
+        return m.CommandOutput(stdout=tagged.first("local-command-stdout"), stderr=tagged.first("local-command-stderr"))
+    if tagged.has("local-command-caveat"):
+        return m.Instructions(text=tagged.first("local-command-caveat"), caveat=True)
+    if tagged.has(*BASH_TAGS):
+        return m.ShellCommand(
+            command=tagged.first("bash-input"),
+            stdout=tagged.first("bash-stdout"),
+            stderr=tagged.first("bash-stderr"),
+        )
+    if tagged.has("task-notification"):
+        return task_notification(tagged.first("task-notification"))
+    if tagged.has("user-memory-input"):
+        return m.Memory(text=tagged.first("user-memory-input"))
+    if tagged.has("teammate-message"):
+        attrs = tagged.attrs.get("teammate-message", {})
+        sender = attrs.get("teammate_id") or attrs.get("from") or attrs.get("name") or ""
+        return m.TeammateMessage(sender=sender, text=tagged.first("teammate-message"))
+    return None
+
+
+_NOTIFICATION_FIELDS = ("task-id", "tool-use-id", "status", "summary", "result", "output-file")
+
+
+def task_notification(body: str) -> m.TaskNotification:
+    inner = split_tags_any(body)
+    return m.TaskNotification(
+        task_id=inner.get("task-id", ""),
+        tool_use_id=inner.get("tool-use-id", ""),
+        status=inner.get("status", ""),
+        summary=inner.get("summary", ""),
+        result=inner.get("result", ""),
+        output_file=inner.get("output-file", ""),
+        details={k.replace("-", " "): v for k, v in inner.items() if k not in _NOTIFICATION_FIELDS},
+    )
+
+
+def split_tags_any(text: str) -> dict[str, str]:
+    """The first body of every tag in ``text``, whatever its name (for structured bodies)."""
+    found: dict[str, str] = {}
+    for match in _TAG.finditer(text):
+        found.setdefault(match["name"], match["body"].strip())
+    return found

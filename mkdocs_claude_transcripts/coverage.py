@@ -1,0 +1,139 @@
+"""Which kinds of entry, block, system note, attachment and tool the transcripts
+hold, and which renderer shows each: the coverage report.
+
+``CATALOGUE`` lists the kinds the reference catalogue and the format notes name.
+A kind seen in the transcripts and named there must have a form of its own; the
+report's last line counts the occurrences of named kinds that fell to the
+generic form (an entry that did not match its type's shape, a tool input that
+did not match its tool's).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from . import model as m
+from .build.conversation import ATTACHMENT_TYPES, NOTICE, SYSTEM_SUBTYPES
+from .render.tools import GENERIC, view_for
+from .report import FileReport
+from .transcript.census import Census
+from .transcript.discovery import sniff_file
+from .transcript.raw import KNOWN_TYPES, METADATA_TYPES
+from .transcript.reader import read_entries
+
+CATALOGUE: dict[str, frozenset[str]] = {
+    "entry": KNOWN_TYPES,
+    "block": frozenset({"text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image"}),
+    "system": frozenset(SYSTEM_SUBTYPES) | {NOTICE},
+    "attachment": frozenset(
+        {"queued_command", "hook_success", "hook_system_message", "hook_additional_context", "task_reminder", "skill_listing"}
+    ),
+    "tool": frozenset(
+        {
+            "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Task", "Agent", "TodoWrite",
+            "WebFetch", "WebSearch", "NotebookEdit", "BashOutput", "KillBash", "KillShell", "TaskOutput",
+            "TaskStop", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "Skill", "SlashCommand",
+            "Workflow", "StructuredOutput", "Artifact", "Monitor",
+        }
+    ),  # fmt: skip
+}
+
+_ENTRY_FORMS = {
+    "user": "prompts, tool results and notes in the user's name",
+    "assistant": "answers, thinking and tool calls",
+    "system": "system notes",
+    "attachment": "attachments",
+    "queue-operation": "steering (once per prompt)",
+    "summary": "page title",
+    "ai-title": "page title",
+    "custom-title": "page title",
+    "progress": "metadata (counted)",
+}
+_BLOCK_FORMS = {
+    "text": "text",
+    "thinking": "Thinking",
+    "redacted_thinking": "Thinking (redacted)",
+    "tool_use": "ToolCall",
+    "server_tool_use": "ToolCall",
+    "tool_result": "ToolResult, inside its call",
+    "image": "Image, written as a file",
+}
+
+
+@dataclass
+class Line:
+    category: str
+    name: str
+    count: int
+    shown_by: str | None  # None: the generic form
+    generic: int = 0  # occurrences shown generically (odd shape), even when the kind has a form
+
+
+@dataclass
+class Coverage:
+    lines: list[Line] = field(default_factory=list)
+    files: int = 0
+
+    @property
+    def known_generic(self) -> int:
+        total = 0
+        for line in self.lines:
+            named = line.name in CATALOGUE[line.category] or (line.category == "tool" and line.name.startswith("mcp__"))
+            if named:
+                total += line.count if line.shown_by is None else line.generic
+        return total
+
+    def text(self) -> str:
+        rows = [f"{'kind':<11}{'name':<42}{'count':>8}  shown by"]
+        for line in self.lines:
+            form = line.shown_by or "generic"
+            if line.shown_by and line.generic:
+                form += f" ({line.generic} generic: odd shape)"
+            rows.append(f"{line.category:<11}{line.name:<42}{line.count:>8}  {form}")
+        rows.append(f"files: {self.files}")
+        rows.append(f"known shown generically: {self.known_generic}")
+        return "\n".join(rows)
+
+
+def coverage(paths: Iterable[str]) -> Coverage:
+    census = Census(fits=_fits)
+    result = Coverage()
+    for path in transcript_files(paths):
+        result.files += 1
+        for _, entry in read_entries(path, FileReport(path)):
+            census.add(entry)
+    for name, count in census.entries.most_common():
+        form = _ENTRY_FORMS.get(name) or ("metadata (counted)" if name in METADATA_TYPES else None)
+        result.lines.append(Line("entry", name, count, form, census.unreadable_entries[name] if form else 0))
+    for name, count in census.blocks.most_common():
+        result.lines.append(Line("block", name, count, _BLOCK_FORMS.get(name)))
+    for name, count in census.systems.most_common():
+        handler = SYSTEM_SUBTYPES.get(name)
+        result.lines.append(Line("system", name, count, handler.strip("_") if handler else None))
+    for name, count in census.attachments.most_common():
+        handler = ATTACHMENT_TYPES.get(name) or ("_hook" if name.startswith("hook_") else None)
+        result.lines.append(Line("attachment", name, count, handler.strip("_") if handler else None))
+    for name, count in census.tools.most_common():
+        view = view_for(name)
+        form = None if view is GENERIC else type(view).__name__
+        result.lines.append(Line("tool", name, count, form, census.odd_inputs[name] if form else 0))
+    return result
+
+
+def transcript_files(paths: Iterable[str]) -> Iterator[str]:
+    for path in paths:
+        if os.path.isfile(path):
+            candidates: Iterable[str] = [path]
+        else:
+            candidates = (os.path.join(root, name) for root, _, names in os.walk(path) for name in sorted(names))
+        for candidate in candidates:
+            if candidate.endswith(".jsonl") and sniff_file(candidate) is not None:
+                yield candidate
+
+
+def _fits(name: str, value: object) -> bool:
+    if name not in m.INPUTS:
+        return True
+    return isinstance(value, dict) and m.typed_input(name, value) is not None

@@ -1,0 +1,282 @@
+"""Every kind of message a session holds, each its own class with a ``kind`` tag."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .tools import AnyOutput
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Image(Node):
+    media_type: str = "image/png"
+    data: str = ""  # base64, as in the transcript
+    url: str | None = None
+    label: str = ""  # "Image #2" when the text refers to it by that name
+
+
+class Usage(Node):
+    input: int = 0
+    output: int = 0
+    cache_creation: int = 0
+    cache_read: int = 0
+
+    def add(self, other: Usage) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cache_creation += other.cache_creation
+        self.cache_read += other.cache_read
+
+
+class Message(Node):
+    """What every message carries: where it came from and where it can be linked to."""
+
+    uuid: str | None = None
+    timestamp: datetime | None = None
+    line: int | None = None  # line number in the source file
+    anchor: str = ""  # stable, unique within the session
+
+
+# ---------------------------------------------------------------- the user's side
+
+
+class IdeNote(Node):
+    """What the IDE told Claude alongside a prompt."""
+
+    kind: Literal["opened_file", "selection", "diagnostics"]
+    text: str = ""
+
+
+class Prompt(Message):
+    """Text the user typed (or pasted), with any images pasted with it, and the
+    notes Claude Code attached to it (IDE context, system reminders)."""
+
+    kind: Literal["prompt"] = "prompt"
+    text: str = ""
+    images: list[Image] = Field(default_factory=list)
+    ide: list[IdeNote] = Field(default_factory=list)
+    reminders: list[str] = Field(default_factory=list)
+
+
+class Steering(Message):
+    """A prompt typed while Claude was working, delivered mid-turn."""
+
+    kind: Literal["steering"] = "steering"
+    text: str = ""
+    images: list[Image] = Field(default_factory=list)
+    sent: bool = True  # False: queued, and the session ended before it was sent
+
+
+class Response(Node):
+    """One API response, which may be written over several lines and shown as
+    several messages (text, thinking, tool calls) sharing its id."""
+
+    model: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+
+class SlashCommand(Message):
+    """A slash command as the user typed it: ``/model opus``."""
+
+    kind: Literal["slash_command"] = "slash_command"
+    name: str = ""
+    args: str = ""
+    status: str = ""  # what Claude Code showed while it ran ("init is analyzing…")
+    text: str = ""  # what the command put in the conversation, if anything
+    stdout: str = ""  # what it printed, when its output follows it
+    stderr: str = ""
+
+
+class CommandOutput(Message):
+    """What a local command (a slash command run by Claude Code itself) printed."""
+
+    kind: Literal["command_output"] = "command_output"
+    stdout: str = ""
+    stderr: str = ""
+
+
+class Instructions(Message):
+    """Text Claude Code added in the user's name: a slash command's expanded prompt,
+    a skill's body, a caveat about local commands."""
+
+    kind: Literal["instructions"] = "instructions"
+    text: str = ""
+    caveat: bool = False
+
+
+class ShellCommand(Message):
+    """Bash mode: a command the user ran with ``!``, and what it printed."""
+
+    kind: Literal["shell_command"] = "shell_command"
+    command: str = ""
+    stdout: str = ""
+    stderr: str = ""
+
+
+class Memory(Message):
+    """A note the user asked Claude to remember (``#``)."""
+
+    kind: Literal["memory"] = "memory"
+    text: str = ""
+
+
+class TaskNotification(Message):
+    """Claude Code's notice that a background task (an agent, a shell) finished."""
+
+    kind: Literal["task_notification"] = "task_notification"
+    task_id: str = ""
+    tool_use_id: str = ""
+    status: str = ""
+    summary: str = ""
+    result: str = ""
+    output_file: str = ""
+    details: dict[str, str] = Field(default_factory=dict)  # other fields, such as usage
+    note: str = ""  # text Claude Code wrote after the notification
+    agents: list[str] = Field(default_factory=list)  # the subagents it is about, when known
+
+
+class Interruption(Message):
+    kind: Literal["interruption"] = "interruption"
+    text: str = ""
+
+
+class TeammateMessage(Message):
+    """A message from another agent of a team."""
+
+    kind: Literal["teammate"] = "teammate"
+    sender: str = ""
+    text: str = ""
+
+
+class Reminder(Message):
+    """A ``<system-reminder>`` Claude Code sent on its own, not attached to a prompt."""
+
+    kind: Literal["reminder"] = "reminder"
+    text: str = ""
+
+
+class CompactSummary(Message):
+    """The summary that stands for the conversation before a compaction."""
+
+    kind: Literal["compact_summary"] = "compact_summary"
+    text: str = ""
+
+
+class Compaction(Message):
+    """Where the conversation was compacted."""
+
+    kind: Literal["compaction"] = "compaction"
+    trigger: str = ""
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    micro: bool = False  # a microcompaction: old tool results cleared, nothing summarised
+
+
+# ---------------------------------------------------------------- Claude's side
+
+
+class AssistantText(Message):
+    kind: Literal["assistant_text"] = "assistant_text"
+    text: str = ""
+    response_id: str | None = None
+
+
+class Thinking(Message):
+    kind: Literal["thinking"] = "thinking"
+    text: str = ""
+    redacted: bool = False
+    response_id: str | None = None
+
+
+class ApiError(Message):
+    kind: Literal["api_error"] = "api_error"
+    text: str = ""
+    status: int | None = None
+    retry: str = ""  # "attempt 2 of 10", when Claude Code retried
+
+
+class ToolResult(Message):
+    kind: Literal["tool_result"] = "tool_result"
+    tool_use_id: str = ""
+    text: str = ""
+    images: list[Image] = Field(default_factory=list)
+    is_error: bool = False
+    output: AnyOutput | None = None  # what Claude Code recorded about the result, typed
+    full: bool = False  # text comes from <session>/tool-results/, not the truncated preview
+
+
+class ToolCall(Message):
+    kind: Literal["tool_call"] = "tool_call"
+    id: str = ""
+    name: str = ""
+    input: dict[str, Any] = Field(default_factory=dict)
+    result: ToolResult | None = None
+    agents: list[str] = Field(default_factory=list)  # ids of the subagents this call started
+    response_id: str | None = None
+
+
+# ---------------------------------------------------------------- system
+
+
+class SystemNote(Message):
+    """A notice from Claude Code: by level, or of a known subtype (hooks, recaps,
+    local commands, timings)."""
+
+    kind: Literal["system"] = "system"
+    level: str = "info"  # info, warning, error
+    subtype: str | None = None
+    title: str = ""
+    text: str = ""
+    details: dict[str, Any] = Field(default_factory=dict)  # structured extras, shown as a table
+
+
+class Unknown(Message):
+    """An entry or block of a type this version does not know, kept whole."""
+
+    kind: Literal["unknown"] = "unknown"
+    type: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Branch(Message):
+    """Messages left behind when the user rewound the conversation and went on
+    from an earlier point: shown where they happened, apart from the main line."""
+
+    kind: Literal["branch"] = "branch"
+    messages: list[AnyMessage] = Field(default_factory=list)
+
+
+AnyMessage = Annotated[
+    Union[
+        Prompt,
+        Steering,
+        SlashCommand,
+        CommandOutput,
+        Instructions,
+        ShellCommand,
+        Memory,
+        TaskNotification,
+        Interruption,
+        TeammateMessage,
+        Reminder,
+        CompactSummary,
+        Compaction,
+        AssistantText,
+        Thinking,
+        ApiError,
+        ToolCall,
+        ToolResult,
+        SystemNote,
+        Unknown,
+        Branch,
+    ],
+    Field(discriminator="kind"),
+]
+
+Branch.model_rebuild()

@@ -1,0 +1,58 @@
+"""A session and its subagents: the top of the content model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+
+from pydantic import Field
+
+from .messages import AnyMessage, Branch, Message, Node, Response
+
+
+def walk(messages: Iterable[Message]) -> Iterator[Message]:
+    """Every message, those inside branches included, in order."""
+    for message in messages:
+        yield message
+        if isinstance(message, Branch):
+            yield from walk(message.messages)
+
+
+class Agent(Node):
+    """A subagent: a conversation of its own, started by a tool call."""
+
+    id: str
+    agent_type: str | None = None
+    description: str | None = None
+    name: str | None = None  # the name Claude Code gave it (agent-name entries)
+    parent: str | None = None  # id of the agent that started it; None for the session itself
+    tool_use_id: str | None = None  # the Task/Agent call that started it
+    source: str | None = None  # src_uri of its file; None for lines inside the session file
+    messages: list[AnyMessage] = Field(default_factory=list)
+    responses: dict[str, Response] = Field(default_factory=dict)  # by message id
+
+    @property
+    def title(self) -> str:
+        label = self.agent_type or self.name or "Agent"
+        return f"{label} · {self.description}" if self.description else f"{label} {self.id}"
+
+
+class Session(Node):
+    id: str
+    source: str  # src_uri of the session file
+    title: str = ""
+    started: datetime | None = None
+    ended: datetime | None = None
+    cwd: str | None = None
+    branch: str | None = None
+    versions: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=list)
+    pr_links: list[str] = Field(default_factory=list)
+    agent_name: str | None = None
+    messages: list[AnyMessage] = Field(default_factory=list)
+    responses: dict[str, Response] = Field(default_factory=dict)  # by message id
+    agents: list[Agent] = Field(default_factory=list)
+    orphan_agent: bool = False  # this is an agent file whose session was not found
+
+    def agent(self, agent_id: str) -> Agent | None:
+        return next((a for a in self.agents if a.id == agent_id), None)

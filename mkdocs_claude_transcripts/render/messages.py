@@ -1,0 +1,295 @@
+"""How each kind of message is shown: one function per class, in ``RENDERERS``.
+
+Every block gets a kind (its CSS class, styled by assets/claude-transcripts.css),
+a title, and a permalink anchor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import timezone
+from typing import Any
+
+from .. import model as m
+from .context import PageContext
+from .markdown import block, fence, fields, folded, image, inline, link, meta, prose
+from .text import strip_ansi
+from .tools import render_call
+
+# Kinds of block (CSS classes).
+USER, ASSISTANT, THINKING, COMMAND = "ct-user", "ct-assistant", "ct-thinking", "ct-command"
+TOOL, TOOL_ERROR, SYSTEM, WARNING, ERROR = "ct-tool", "ct-tool-error", "ct-system", "ct-warning", "ct-error"
+AGENT, SUMMARY, REMINDER, BRANCH, UNKNOWN = "ct-agent", "ct-summary", "ct-reminder", "ct-branch", "ct-unknown"
+INSTRUCTIONS, MEMORY, TEAMMATE, IDE = "ct-instructions", "ct-memory", "ct-teammate", "ct-ide"
+
+Renderer = Callable[[Any, PageContext], list[str]]
+_PLACEHOLDER = re.compile(r"\[Image #\d+\]")
+
+
+def messages_markdown(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
+    """The blocks of ``messages``, each response followed by its model and usage."""
+    last_part: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        response_id = getattr(message, "response_id", None)
+        if response_id:
+            last_part[response_id] = index
+    lines: list[str] = []
+    for index, message in enumerate(messages):
+        lines += render_message(message, ctx)
+        response_id = getattr(message, "response_id", None)
+        if response_id and last_part.get(response_id) == index and ctx.options.response_usage:
+            lines += _usage(ctx.responses.get(response_id))
+    return lines
+
+
+def render_message(message: m.Message, ctx: PageContext) -> list[str]:
+    renderer = RENDERERS.get(type(message))
+    return renderer(message, ctx) if renderer else []
+
+
+def _usage(response: m.Response | None) -> list[str]:
+    if response is None or not (response.usage.input or response.usage.output):
+        return []
+    usage = response.usage
+    facts = [response.model or "", f"{usage.input:,} in", f"{usage.output:,} out"]
+    if usage.cache_read:
+        facts.append(f"{usage.cache_read:,} cache read")
+    if usage.cache_creation:
+        facts.append(f"{usage.cache_creation:,} cache written")
+    return meta(" · ".join(inline(f) for f in facts if f)) + [""]
+
+
+def titled(kind: str, title: str, message: m.Message, body: list[str], collapsible: str | None = None) -> list[str]:
+    """A block with a permalink to ``message`` in its title."""
+    return block(kind, inline(title, limit=160) + anchor(message), body, collapsible=collapsible)
+
+
+def anchor(message: m.Message) -> str:
+    if not message.anchor:
+        return ""
+    return f" <a id='{message.anchor}' class='ct-anchor' href='#{message.anchor}' title='Link to this message'></a>"
+
+
+def time_of(message: m.Message) -> str:
+    if message.timestamp is None:
+        return ""
+    return message.timestamp.astimezone(timezone.utc).strftime(" · %H:%M")
+
+
+# ---------------------------------------------------------------- the user's side
+
+
+def _prompt(message: m.Prompt, ctx: PageContext) -> list[str]:
+    body = _with_images(message.text, message.images, ctx)
+    for note in message.ide:
+        body += [""] + _ide(note)
+    if message.reminders and ctx.options.system_reminders != "hidden":
+        for reminder in message.reminders:
+            body += [""] + block(REMINDER, "System reminder", prose(reminder), collapsible="closed")
+    return titled(USER, "User" + time_of(message), message, body)
+
+
+def _ide(note: m.IdeNote) -> list[str]:
+    title = {"opened_file": "Opened in the IDE", "selection": "Selected in the IDE", "diagnostics": "IDE diagnostics"}[note.kind]
+    if note.kind == "opened_file" and "\n" not in note.text.strip():
+        return meta(f"{inline(title)}: {inline(note.text)}")
+    return block(IDE, title, fence(note.text), collapsible="closed")
+
+
+def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str]:
+    """Prose with each image where its ``[Image #N]`` stands, the others after it."""
+    lines = prose(text)
+    targets = {img.label: ctx.image(img) for img in images if img.label}
+    placed: set[str] = set()
+    if targets:
+        def place(match: re.Match[str]) -> str:
+            label = match.group()[1:-1]
+            target = targets.get(label)
+            if not target:
+                return match.group()
+            placed.add(label)
+            return image(label, target)
+
+        lines = [_PLACEHOLDER.sub(place, line) for line in lines]
+    for number, img in enumerate(images, 1):
+        if img.label in placed:
+            continue
+        target = ctx.image(img)
+        label = img.label or f"Image {number}"
+        if target:
+            lines += ["", image(label, target)]
+        elif img.url:
+            lines += ["", f"{inline(label)}: {inline(img.url)}"]
+        else:
+            lines += ["", f"*{inline(label)} ({inline(img.media_type)}) could not be decoded.*"]
+    return lines
+
+
+def _steering(message: m.Steering, ctx: PageContext) -> list[str]:
+    body = _with_images(message.text, message.images, ctx)
+    title = "User, while Claude was working" if message.sent else "User, queued but never sent"
+    return titled(USER, title + time_of(message), message, body)
+
+
+def _slash_command(message: m.SlashCommand, ctx: PageContext) -> list[str]:
+    body: list[str] = meta(inline(message.status)) + [""] if message.status else []
+    if message.text.strip():
+        body += prose(message.text)
+    body += _output(message.stdout, message.stderr, ctx)
+    title = f"{message.name} {message.args}".strip()
+    return titled(COMMAND, title + time_of(message), message, body)
+
+
+def _command_output(message: m.CommandOutput, ctx: PageContext) -> list[str]:
+    return titled(COMMAND, "Command output", message, _output(message.stdout, message.stderr, ctx), "closed")
+
+
+def _output(stdout: str, stderr: str, ctx: PageContext) -> list[str]:
+    lines: list[str] = []
+    if stdout.strip():
+        lines += folded(strip_ansi(stdout), "text", ctx.options.fold_lines)
+    if stderr.strip():
+        lines += ["", "Error output:", ""] + folded(strip_ansi(stderr), "text", ctx.options.fold_lines)
+    return lines
+
+
+def _instructions(message: m.Instructions, ctx: PageContext) -> list[str]:
+    title = "Caveat about local commands" if message.caveat else "Instructions added by Claude Code"
+    return titled(INSTRUCTIONS, title, message, prose(message.text), "closed")
+
+
+def _shell_command(message: m.ShellCommand, ctx: PageContext) -> list[str]:
+    session = "\n".join(filter(None, [f"$ {message.command}", strip_ansi(message.stdout).rstrip(), strip_ansi(message.stderr).rstrip()]))
+    return titled(USER, f"Bash mode · {message.command}", message, folded(session, "console", ctx.options.fold_lines))
+
+
+def _memory(message: m.Memory, ctx: PageContext) -> list[str]:
+    return titled(MEMORY, "Remember" + time_of(message), message, prose(message.text))
+
+
+def _task_notification(message: m.TaskNotification, ctx: PageContext) -> list[str]:
+    facts = {"task": message.task_id, "tool call": message.tool_use_id, "status": message.status}
+    facts |= {"output file": message.output_file, **message.details}
+    body = fields(facts)
+    for agent_id in message.agents:
+        target = ctx.agent_link(agent_id)
+        if target:
+            body += ["", f"Subagent: {link(ctx.agent_title(agent_id), target)}"]
+    if message.result.strip():
+        body += [""] + prose(message.result)
+    if message.note.strip():
+        body += [""] + prose(message.note)
+    title = message.summary or f"Task {message.status or 'notification'}"
+    return titled(AGENT, title, message, body, "closed")
+
+
+def _interruption(message: m.Interruption, ctx: PageContext) -> list[str]:
+    return titled(WARNING, message.text.strip("[]") or "Interrupted by the user", message, [])
+
+
+def _teammate(message: m.TeammateMessage, ctx: PageContext) -> list[str]:
+    return titled(TEAMMATE, f"Message from {message.sender or 'a teammate'}", message, prose(message.text))
+
+
+def _reminder(message: m.Reminder, ctx: PageContext) -> list[str]:
+    return titled(REMINDER, "System reminder", message, prose(message.text), "closed")
+
+
+def _compact_summary(message: m.CompactSummary, ctx: PageContext) -> list[str]:
+    return titled(SUMMARY, "Summary of the conversation so far", message, prose(message.text), "closed")
+
+
+def _compaction(message: m.Compaction, ctx: PageContext) -> list[str]:
+    facts = ["Old tool results cleared" if message.micro else "Conversation compacted"]
+    if message.trigger:
+        facts.append(message.trigger)
+    if message.tokens_before is not None:
+        facts.append(f"{message.tokens_before:,} tokens before")
+    if message.tokens_after is not None:
+        facts.append(f"{message.tokens_after:,} after")
+    return titled(SUMMARY, " · ".join(facts), message, [])
+
+
+# ---------------------------------------------------------------- Claude's side
+
+
+def _assistant_text(message: m.AssistantText, ctx: PageContext) -> list[str]:
+    return titled(ASSISTANT, "Claude", message, prose(message.text))
+
+
+def _thinking(message: m.Thinking, ctx: PageContext) -> list[str]:
+    if message.redacted:
+        return meta("Thinking (redacted)" + anchor(message))
+    if not message.text.strip():
+        return meta("Thinking (not recorded)" + anchor(message))
+    return titled(THINKING, "Thinking", message, prose(message.text), "open" if ctx.options.thinking == "shown" else "closed")
+
+
+def _api_error(message: m.ApiError, ctx: PageContext) -> list[str]:
+    title = "API error" + (f" {message.status}" if message.status else "") + (f" · {message.retry}" if message.retry else "")
+    return titled(ERROR, title, message, fence(message.text) if message.text.strip() else [])
+
+
+def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
+    title, body = render_call(call, ctx)
+    failed = call.result is not None and call.result.is_error
+    mode = "open" if ctx.options.tool_calls == "open" else "closed"
+    return titled(TOOL_ERROR if failed else TOOL, title, call, body, mode)
+
+
+def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
+    body = folded(strip_ansi(message.text), "text", ctx.options.fold_lines) if message.text.strip() else ["*No output.*"]
+    body += _with_images("", message.images, ctx)
+    kind = TOOL_ERROR if message.is_error else TOOL
+    return titled(kind, "Result of a tool call made before this part of the transcript", message, body, "closed")
+
+
+# ---------------------------------------------------------------- system
+
+
+def _system(message: m.SystemNote, ctx: PageContext) -> list[str]:
+    if message.subtype == "turn_duration":
+        return meta(inline(message.title) + anchor(message))
+    kind = {"warning": WARNING, "error": ERROR}.get(message.level, SYSTEM)
+    body = prose(strip_ansi(message.text)) if message.text.strip() else []
+    if message.details:
+        body += [""] * bool(body) + fields(message.details)
+    return titled(kind, message.title or "System", message, body, "closed" if kind == SYSTEM else None)
+
+
+def _unknown(message: m.Unknown, ctx: PageContext) -> list[str]:
+    body = fence(json.dumps(message.data, indent=2, ensure_ascii=False, default=str), "json")
+    return titled(UNKNOWN, f"Unknown {message.type or 'entry'}", message, body, "closed")
+
+
+def _branch(message: m.Branch, ctx: PageContext) -> list[str]:
+    count = len(message.messages)
+    title = f"A branch left by a rewind ({count} message{'s' * (count != 1)})"
+    return titled(BRANCH, title, message, messages_markdown(message.messages, ctx), "closed")
+
+
+RENDERERS: dict[type, Renderer] = {
+    m.Prompt: _prompt,
+    m.Steering: _steering,
+    m.SlashCommand: _slash_command,
+    m.CommandOutput: _command_output,
+    m.Instructions: _instructions,
+    m.ShellCommand: _shell_command,
+    m.Memory: _memory,
+    m.TaskNotification: _task_notification,
+    m.Interruption: _interruption,
+    m.TeammateMessage: _teammate,
+    m.Reminder: _reminder,
+    m.CompactSummary: _compact_summary,
+    m.Compaction: _compaction,
+    m.AssistantText: _assistant_text,
+    m.Thinking: _thinking,
+    m.ApiError: _api_error,
+    m.ToolCall: _tool_call,
+    m.ToolResult: _tool_result,
+    m.SystemNote: _system,
+    m.Unknown: _unknown,
+    m.Branch: _branch,
+}

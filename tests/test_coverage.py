@@ -1,0 +1,52 @@
+"""The coverage report: what kinds transcripts hold, and what shows each."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mkdocs_claude_transcripts.coverage import CATALOGUE, coverage
+
+from .conftest import ROOT
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def line_of(report, category: str, name: str):
+    return next(line for line in report.lines if line.category == category and line.name == name)
+
+
+def test_unknown_kinds_are_generic_and_known_ones_are_not() -> None:
+    report = coverage([str(GOLDEN)])
+    assert line_of(report, "tool", "FutureTool").shown_by is None
+    assert line_of(report, "entry", "brand-new-entry").shown_by is None
+    assert line_of(report, "block", "hologram").shown_by is None
+    assert line_of(report, "system", "brand_new_subtype").shown_by is None
+    assert line_of(report, "tool", "Bash").shown_by == "BashView"
+    assert line_of(report, "tool", "mcp__github__create_issue").shown_by == "McpView"
+    # the one Bash call whose input is not a Bash input falls to the generic form
+    assert line_of(report, "tool", "Bash").generic == 1
+    assert report.known_generic == 1
+
+
+def test_every_catalogued_tool_has_a_view_of_its_own() -> None:
+    from mkdocs_claude_transcripts.render.tools import GENERIC, view_for
+
+    assert [name for name in CATALOGUE["tool"] if view_for(name) is GENERIC] == []
+
+
+def test_the_command_line_prints_the_report() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs_claude_transcripts", "coverage", str(GOLDEN / "tool_mcp.jsonl")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert re.search(r"^tool\s+mcp__ddg-search__search\s+1\s+McpView$", out, re.MULTILINE)
+    assert out.rstrip().endswith("known shown generically: 0")
+
+
+def test_the_corpus_has_nothing_known_shown_generically(corpus: Path) -> None:
+    report = coverage([str(corpus)])
+    assert report.files > 10
+    assert report.known_generic == 0, report.text()
