@@ -60,6 +60,9 @@ _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
 _LINK_TARGET = re.compile(r"\]\(\s*(<?)([^\s)>]*)")
 _WEB_LINK = re.compile(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$")
 _PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
+# A brace not already escaped: preceded by an even run of backslashes (or none).
+_BRACE = re.compile(r"(?<!\\)((?:\\\\)*)([{}])")
+_IMAGE_START = re.compile(r"!\[")
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
@@ -353,21 +356,11 @@ def _escape_text(text: str) -> str:
     """Escape one stretch of prose that is outside code spans."""
     if not text:
         return text
-    text = _neutralise_links(text)
-    out: list[str] = []
-    backslashes = 0
-    for char in text:
-        escaped_already = backslashes % 2 == 1
-        if char == "&":
-            out.append("&amp;")
-        elif char == "<":
-            out.append("&lt;")
-        elif char in "{}" and not escaped_already:
-            out.append("\\" + char)
-        else:
-            out.append(char)
-        backslashes = backslashes + 1 if char == "\\" else 0
-    text = "".join(out)
+    if "](" in text or "![" in text:
+        text = _neutralise_links(text)
+    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    if "{" in text or "}" in text:
+        text = _BRACE.sub(r"\1\\\2", text)
     return _DIRECTIVE.sub(_directive, text)
 
 
@@ -386,9 +379,8 @@ def _neutralise_links(text: str) -> str:
         if _WEB_LINK.match(target) and not match.group(1):
             continue
         _escape_at(chars, text, match.start())
-    for index in range(len(text) - 1):
-        if text[index] == "!" and text[index + 1] == "[":
-            _escape_at(chars, text, index)
+    for match in _IMAGE_START.finditer(text):
+        _escape_at(chars, text, match.start())
     return "".join(chars)
 
 
