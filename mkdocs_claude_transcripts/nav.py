@@ -9,6 +9,7 @@ the session's pages before MkDocs reads it.
 
 from __future__ import annotations
 
+import html
 from datetime import datetime, timezone
 from typing import Any
 
@@ -36,7 +37,12 @@ def rewrite_config(items: Any, entries: dict[str, NavEntry]) -> Any:
 def _config_entry(entry: NavEntry, title: str | None) -> Any:
     if not entry.children:
         return {title: entry.page} if title else entry.page
-    return {title or entry.title: [entry.page] + [_config_entry(child, None) for child in entry.children]}
+    return {title or _escaped(entry.title): [entry.page] + [_config_entry(child, None) for child in entry.children]}
+
+
+def _escaped(title: str) -> str:
+    """Themes print nav titles as HTML: a session's title, from its transcript, is escaped."""
+    return html.escape(title, quote=True)
 
 
 def restructure(nav: Navigation, entries: dict[str, NavEntry], started: dict[str, datetime | None]) -> Navigation:
@@ -70,7 +76,7 @@ def _walk(items: list[Any], entries: dict[str, NavEntry], started: dict[str, dat
                 if rest and isinstance(built, Section):
                     built.children += _walk(rest, entries, started, pages)
                 elif rest:
-                    built = Section(entries[session].title, [built, *_walk(rest, entries, started, pages)])
+                    built = Section(_escaped(entries[session].title), [built, *_walk(rest, entries, started, pages)])
                 when = started.get(session)
                 if when is not None:
                     dates[len(out)] = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
@@ -100,7 +106,7 @@ def _item(entry: NavEntry, pages: dict[str, Page]) -> Any:
     if not entry.children:
         return page
     children = [page] + [_item(child, pages) for child in entry.children]
-    return Section(entry.title, [c for c in children if c is not None])
+    return Section(_escaped(entry.title), [c for c in children if c is not None])
 
 
 def _link(items: list[Any], parent: Section | None) -> None:

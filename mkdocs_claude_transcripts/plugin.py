@@ -28,7 +28,14 @@ STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
 # Python-Markdown's emphasis, which drops characters from text with unbalanced
 # asterisks (``**add-*.sh Scripts**: ... addition`` loses "it").
-EXTENSIONS = ("admonition", "pymdownx.details", "pymdownx.superfences", "attr_list", "pymdownx.betterem")
+EXTENSIONS = (
+    "admonition",
+    "pymdownx.details",
+    "pymdownx.superfences",
+    "attr_list",
+    "pymdownx.betterem",
+    "mkdocs_claude_transcripts.render.guard",
+)
 
 
 class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):

@@ -10,7 +10,7 @@ from ..report import FileReport
 from ..transcript import raw
 from ..transcript.discovery import AgentSource, SessionSource
 from ..transcript.reader import read_entries
-from .agents import Spawned, first_prompt, link, split_sidechains
+from .agents import Spawned, first_prompt, link, settle_ids, split_sidechains
 from .conversation import Conversation
 from .text import shorten
 
@@ -82,10 +82,10 @@ def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -
         agent_report = FileReport(agent_source.src_uri)
         result.reports.append(agent_report)
         spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden, source.tool_results)))
+    settle_ids(spawned)
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
     link(owners, spawned)
-    _unique_ids(spawned)
     spawned.sort(key=lambda s: (s.conversation.first is None, s.conversation.first or _EPOCH, s.agent.id))
     session.agents = [s.agent for s in spawned]
     for s in spawned:
@@ -127,12 +127,3 @@ def _file_agent(source: AgentSource, conversation: Conversation) -> Spawned:
     )
     return Spawned(agent, conversation, workflow_run=source.workflow_run, prompt=first_prompt(conversation.messages))
 
-
-def _unique_ids(spawned: list[Spawned]) -> None:
-    seen: set[str] = set()
-    for s in spawned:
-        base, n = s.agent.id, 1
-        while s.agent.id in seen:
-            n += 1
-            s.agent.id = f"{base}-{n}"
-        seen.add(s.agent.id)

@@ -29,6 +29,24 @@ class Spawned:
     conversation: Conversation
     workflow_run: str | None = None
     prompt: str = ""
+    raw_id: str = ""  # the id as the transcript writes it; ``agent.id`` is made safe for paths
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def settle_ids(spawned: list[Spawned]) -> None:
+    """Give each agent an id fit for a page name and unique in its session."""
+    seen: set[str] = set()
+    for item in spawned:
+        item.raw_id = item.raw_id or item.agent.id
+        base = _UNSAFE.sub("-", item.agent.id)[:48] or "agent"
+        candidate, n = base, 1
+        while candidate in seen:
+            n += 1
+            candidate = f"{base}-{n}"
+        seen.add(candidate)
+        item.agent.id = candidate
 
 
 def split_sidechains(lines: list[tuple[int, raw.AnyEntry]]) -> list[list[tuple[int, raw.AnyEntry]]]:
@@ -55,7 +73,8 @@ def first_prompt(messages: list[m.AnyMessage]) -> str:
 
 
 def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) -> None:
-    """Set each agent's parent and spawning call, and record the agent on the call."""
+    """Set each agent's parent and spawning call, and record the agent on the call.
+    Agent ids must be settled first (``settle_ids``)."""
     calls: dict[str, tuple[str | None, m.ToolCall]] = {}
     for owner, conversation in owners:
         for call in conversation.calls.values():
@@ -78,7 +97,7 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
     for item in spawned:
         agent = item.agent
         call_id = agent.tool_use_id if agent.tool_use_id in calls else None
-        call_id = call_id or by_agent_id.get(agent.id)
+        call_id = call_id or by_agent_id.get(item.raw_id or agent.id)
         if call_id is None and item.workflow_run:
             call_id = next(iter(by_run.get(item.workflow_run, [])), None)
         if call_id is None and agent.source is None:
@@ -100,11 +119,11 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
         if not item.agent.description and item.prompt:
             item.agent.description = shorten(item.prompt, 60)
     _break_cycles([item.agent for item in spawned])
-    _link_notifications(owners, calls, {item.agent.id for item in spawned})
+    _link_notifications(owners, calls, {item.raw_id: item.agent.id for item in spawned})
 
 
 def _link_notifications(
-    owners: list[tuple[str | None, Conversation]], calls: dict[str, tuple[str | None, m.ToolCall]], agents: set[str]
+    owners: list[tuple[str | None, Conversation]], calls: dict[str, tuple[str | None, m.ToolCall]], agents: dict[str, str]
 ) -> None:
     """A task notification names the call that started its task, or the task itself."""
     for _, conversation in owners:
@@ -114,7 +133,7 @@ def _link_notifications(
             if message.tool_use_id in calls:
                 message.agents = list(calls[message.tool_use_id][1].agents)
             elif message.task_id in agents:
-                message.agents = [message.task_id]
+                message.agents = [agents[message.task_id]]
 
 
 def _break_cycles(agents: list[m.Agent]) -> None:

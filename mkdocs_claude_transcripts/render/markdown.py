@@ -86,6 +86,14 @@ def inline(text: str, limit: int | None = None) -> str:
     return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
 
 
+def heading(text: str) -> str:
+    """The page's title, as its one first-level heading."""
+    escaped = inline(text)
+    if escaped.endswith("#"):
+        escaped = escaped[:-1] + "\\#"  # a trailing # would close the heading and vanish
+    return f"# {escaped}"
+
+
 def fence(text: str, lang: str = "", first_line: int | None = None) -> list[str]:
     """A code fence showing ``text`` verbatim, as lines; numbered from ``first_line`` if given."""
     text = clean(text)

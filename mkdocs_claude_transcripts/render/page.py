@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -9,7 +10,8 @@ from datetime import datetime, timezone
 from .. import model as m
 from . import layout
 from .context import Asset, PageContext, RenderOptions
-from .markdown import block, inline, link, meta, snippet_guard, web_link
+from .guard import MARKER
+from .markdown import block, clean, heading, inline, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, messages_markdown
 
 
@@ -49,7 +51,7 @@ def page_title(session: m.Session, options: RenderOptions) -> str:
 
 def _session_markdown(session: m.Session, ctx: PageContext) -> str:
     lines = _front_matter(page_title(session, ctx.options))
-    lines += [f"# {inline(session.title)}", ""]
+    lines += [heading(session.title), ""]
     lines += _facts(session)
     if session.orphan_agent:
         lines += block(WARNING, "Subagent without its session", ["The session that started this subagent is not in the site."])
@@ -66,7 +68,7 @@ def _messages(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
 
 def _agent_markdown(agent: m.Agent, ctx: PageContext) -> str:
     lines = _front_matter(agent.title)
-    lines += [f"# {inline(agent.title)}", ""]
+    lines += [heading(agent.title), ""]
     lines += _back_link(agent, ctx)
     lines += _agent_list(ctx.session, agent.id, ctx)
     lines += _messages(agent.messages, ctx)
@@ -74,8 +76,15 @@ def _agent_markdown(agent: m.Agent, ctx: PageContext) -> str:
 
 
 def _front_matter(title: str) -> list[str]:
-    # JSON strings are YAML strings; no transcript text can end the front matter.
-    return ["---", f"title: {json.dumps(title, ensure_ascii=False)}", "render_macros: false", "---", ""]
+    """The page's metadata, then the marker that turns on the guard (render/guard.py).
+
+    Themes print the title into HTML unescaped (Material's nav and ``<title>``), so
+    it is HTML-escaped here; JSON strings are YAML strings, so nothing can end the
+    front matter early. ``render_macros: false`` keeps mkdocs-macros away.
+    """
+    line = " ".join(clean(title).replace("\u2028", " ").replace("\u2029", " ").split())
+    value = json.dumps(html.escape(line, quote=True), ensure_ascii=False)
+    return ["---", f"title: {value}", "render_macros: false", "---", MARKER, ""]
 
 
 def _finish(lines: list[str], ctx: PageContext) -> str:

@@ -1,0 +1,90 @@
+"""A Python-Markdown extension that makes sure a transcript page carries no markup
+of the transcript's making, whatever slipped past the escaping of ``markdown.py``.
+
+On a page that starts with ``MARKER`` (the pages this package writes, and only
+those), raw HTML is shown as text, except the permalink anchors the renderer
+writes; links must go to the web, to an anchor, or to a page or image of the
+session; images must be images the renderer wrote. Other pages of the site are
+left exactly as they are.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from typing import Any
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import HTML_RE, HtmlInlineProcessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+MARKER = "<!-- claude-transcripts:page -->"
+
+# The raw HTML the renderer itself writes: the permalink of a message (the inline
+# pattern sees its opening and closing tags one at a time).
+_ANCHOR = re.compile(r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' title='Link to this message'>|</a>)$")
+_HREF = re.compile(
+    r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+|[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$", re.IGNORECASE
+)
+_SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")
+
+
+class _Marker(Preprocessor):
+    """Notices the marker, and turns the guard on for this page."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not lines or lines[0].strip() != MARKER:
+            return lines
+        self.md.ct_guard = True  # type: ignore[attr-defined]
+        blocks = self.md.preprocessors
+        if "html_block" in blocks:
+            # Raw HTML blocks become paragraphs, whose HTML the inline guard escapes.
+            blocks["html_block"].run = lambda lines: lines  # type: ignore[method-assign]
+        self.md.inlinePatterns.register(_GuardedHtml(HTML_RE, self.md), "html", 90)
+        return lines[1:]
+
+
+class _GuardedHtml(HtmlInlineProcessor):
+    """Raw inline HTML is kept only when it is one of our own anchors."""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int, int]:  # type: ignore[override]
+        if _ANCHOR.match(m.group(1)):
+            return super().handleMatch(m, data)
+        return m.group(0), m.start(0), m.end(0)
+
+
+class _LinkGuard(Treeprocessor):
+    """Links and images that are not ours, or not to the web, become their text."""
+
+    def run(self, root: etree.Element) -> None:
+        if not getattr(self.md, "ct_guard", False):
+            return
+        for parent in root.iter():
+            for index, child in enumerate(list(parent)):
+                if (child.tag == "a" and not _HREF.match(child.get("href", "#"))) or (
+                    child.tag == "img" and not _SRC.match(child.get("src", ""))
+                ):
+                    _replace_with_text(parent, index, child)
+
+
+def _replace_with_text(parent: etree.Element, index: int, child: etree.Element) -> None:
+    text = "".join(child.itertext()) if child.tag == "a" else child.get("alt", "")
+    label = f"{text} ({child.get('href') or child.get('src') or ''})"
+    span = etree.Element("span")
+    span.text = label
+    span.tail = child.tail
+    parent.remove(child)
+    parent.insert(index, span)
+
+
+class GuardExtension(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.ct_guard = False  # type: ignore[attr-defined]
+        md.preprocessors.register(_Marker(md), "ct_guard", 35)
+        md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
+
+
+def makeExtension(**kwargs: Any) -> GuardExtension:  # noqa: N802 - Python-Markdown's name
+    return GuardExtension(**kwargs)
