@@ -51,9 +51,26 @@ class TranscriptsConfig(base.Config):
     response_usage = c.Type(bool, default=True)
     """After each of Claude's responses, a small line with its model and token usage."""
 
+    redact = c.Type(bool, default=True)
+    """Replace API keys, tokens, private keys and passwords found in transcripts with a
+    marker naming their kind, such as `[REDACTED:github-token]`, everywhere they would
+    reach the site. docs/safety.md lists the kinds."""
+
+    redact_patterns = c.DictOfItems(c.Type(str), default={})
+    """More things to redact: a name for each kind, and a regular expression. A group
+    named `secret` limits the replacement to that part of the match."""
+
+    redact_allow = c.ListOfItems(c.Type(str), default=[])
+    """Values never to redact, written out in full (a documented example key, say)."""
+
+    shorten_home = c.Type(bool, default=True)
+    """Shorten home folders in transcript text (`/Users/alice/`, `/home/alice/`,
+    `C:\\Users\\alice\\`) to `~/`."""
+
     copy_jsonl = c.Type(bool, default=False)
-    """Also publish the transcript `.jsonl` files themselves. Off by default: the
-    pages are what is meant to be read, and the raw files hold more than they show."""
+    """Also publish the transcript `.jsonl` files themselves, redacted as the pages are.
+    Off by default: the pages are what is meant to be read, and the raw files hold
+    more than they show."""
 
     title_format = c.Type(str, default="{date} · {title}")
     """The title of a session's page and nav entry. `{title}` is the session's title

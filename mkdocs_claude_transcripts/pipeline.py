@@ -6,6 +6,8 @@ MkDocs, and holds one session in memory at a time.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,10 +17,11 @@ from .build import build_session
 from .render import layout
 from .render.context import Asset, RenderOptions
 from .render.page import Page, page_title, render_session
+from .redact import Redactor
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 
-__all__ = ["Converted", "NavEntry", "SourceFile", "convert", "convert_session", "discover"]
+__all__ = ["Converted", "NavEntry", "Redactor", "SourceFile", "convert", "convert_session", "discover", "redacted_jsonl"]
 
 
 @dataclass
@@ -38,18 +41,35 @@ class Converted:
     pages: list[Page]
     assets: list[Asset]
     reports: list[FileReport]
+    redactions: Counter[str] = field(default_factory=Counter)
 
 
-def convert_session(source: SessionSource, options: RenderOptions) -> Converted:
-    built = build_session(source, options.hidden())
+def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None) -> Converted:
+    built = build_session(source, options.hidden(), redactor)
     session = built.session
     rendered = render_session(session, options)
-    return Converted(source, session.started, _nav(session, options), rendered.pages, rendered.assets, built.reports)
+    nav = _nav(session, options)
+    return Converted(source, session.started, nav, rendered.pages, rendered.assets, built.reports, built.redactions)
 
 
-def convert(found: Discovery, options: RenderOptions) -> Iterator[Converted]:
+def convert(found: Discovery, options: RenderOptions, redactor: Redactor | None = None) -> Iterator[Converted]:
     for source in found.sessions:
-        yield convert_session(source, options)
+        yield convert_session(source, options, redactor)
+
+
+def redacted_jsonl(path: str, redactor: Redactor) -> bytes:
+    """A transcript file with every string of every line redacted, for publishing it."""
+    out: list[str] = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            try:
+                data = json.loads(line)
+            except ValueError:
+                out.append(redactor.text(line.rstrip("\n")))
+                continue
+            out.append(json.dumps(redactor.data(data), ensure_ascii=False))
+    redactor.take_counts()
+    return ("\n".join(out) + "\n").encode("utf-8")
 
 
 def _nav(session: m.Session, options: RenderOptions) -> NavEntry:

@@ -12,13 +12,15 @@ from datetime import datetime
 from importlib import resources
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 
 from . import nav
 from .config import TranscriptsConfig
-from .pipeline import NavEntry, SourceFile, convert_session, discover
+from .pipeline import NavEntry, SourceFile, convert_session, discover, redacted_jsonl
+from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
 from .report import Level
 
@@ -46,6 +48,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.by_source: dict[str, NavEntry] = {}  # session file -> its nav entry
         self.started: dict[str, datetime | None] = {}
         self.options = RenderOptions()
+        self.redactor = Redactor()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -63,6 +66,16 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             response_usage=self.config.response_usage,
             snippets="pymdownx.snippets" in config.markdown_extensions,
             title_format=self.config.title_format,
+        )
+        for kind, pattern in self.config.redact_patterns.items():
+            problem = check_pattern(pattern)
+            if problem:
+                raise PluginError(f"claude-transcripts: redact_patterns: '{kind}' is not a valid regular expression: {problem}")
+        self.redactor = Redactor(
+            enabled=self.config.redact,
+            shorten_home=self.config.shorten_home,
+            extra=self.config.redact_patterns,
+            allow=self.config.redact_allow,
         )
         config.extra_css.append(STYLESHEET)
         return config
@@ -84,16 +97,20 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         found = discover(on_disk)
         for empty in found.empty:
             log.warning(f"{empty.src_uri}: is empty; there is no session to show")
-        counts = {"sessions": 0, "subagents": 0, "problems": 0}
+        counts = {"sessions": 0, "subagents": 0, "problems": 0, "redacted": 0}
         for source in found.sessions:
             if not self.config.include.match_file(source.src_uri) or self.config.exclude.match_file(source.src_uri):
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
                 continue
-            converted = convert_session(source, self.options)
+            converted = convert_session(source, self.options, self.redactor)
             for report in converted.reports:
                 for problem in report.problems:
                     counts["problems"] += 1
                     log.log(20 if problem.level is Level.INFO else 30, str(problem))
+            if converted.redactions:
+                found = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
+                log.info(f"{source.src_uri}: redacted {found}")
+                counts["redacted"] += sum(converted.redactions.values())
             for page in converted.pages:
                 self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))
             for asset in converted.assets:
@@ -104,15 +121,19 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             counts["sessions"] += 1
             counts["subagents"] += len(converted.pages) - 1
         for src_uri in found.claimed:
-            if self.config.copy_jsonl and src_uri.endswith(".jsonl"):
-                continue
             file = files.get_file_from_path(src_uri)
-            if file is not None:
-                files.remove(file)
+            if file is None:
+                continue
+            files.remove(file)
+            if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
+                files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
         files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
         if config.nav is not None:
             config.nav = nav.rewrite_config(config.nav, self.by_source)
-        log.info(f"{counts['sessions']} sessions and {counts['subagents']} subagents published; {counts['problems']} problems reported")
+        log.info(
+            f"{counts['sessions']} sessions and {counts['subagents']} subagents published; "
+            f"{counts['problems']} problems reported; {counts['redacted']} values redacted"
+        )
         return files
 
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import model as m
+from ..redact import Redactor
 from ..report import FileReport
 from ..transcript import raw
 from ..transcript.discovery import AgentSource, SessionSource
@@ -23,6 +25,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 class BuildResult:
     session: m.Session
     reports: list[FileReport] = field(default_factory=list)
+    redactions: Counter[str] = field(default_factory=Counter)  # how many values of each kind were replaced
 
 
 @dataclass
@@ -49,9 +52,12 @@ class _Titles:
         return self.custom or self.ai or (own[-1] if own else "") or shorten(prompt) or (others[-1] if others else "")
 
 
-def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -> BuildResult:
+def build_session(
+    source: SessionSource, hidden: frozenset[str] = frozenset(), redactor: Redactor | None = None
+) -> BuildResult:
     """Build the session of ``source``; messages whose ``kind`` is in ``hidden`` are
-    left out (and their lines counted as hidden)."""
+    left out (and their lines counted as hidden); every text of the session goes
+    through ``redactor``, when there is one, before anything else sees it."""
     report = FileReport(source.src_uri)
     result = BuildResult(session=m.Session(id=source.session_id, source=source.src_uri), reports=[report])
     titles = _Titles()
@@ -102,6 +108,9 @@ def build_session(source: SessionSource, hidden: frozenset[str] = frozenset()) -
         session.title = label + ((meta.description if meta else None) or shorten(first_prompt(main.messages), 60) or agent.agent_id)
     else:
         session.title = titles.best(main.uuids, first_prompt(main.messages)) or f"Session {source.session_id[:8]}"
+    if redactor is not None:
+        m.map_strings(session, redactor.text)
+        result.redactions = redactor.take_counts()
     return result
 
 

@@ -36,7 +36,7 @@ from .messages import (
     Unknown,
     Usage,
 )
-from .session import Agent, Session, walk
+from .session import Agent, Session, map_strings, walk
 from .tools import (
     AgentOutput,
     AnswerOutput,
@@ -151,5 +151,6 @@ __all__ = [
     "WorkflowInput",
     "WriteInput",
     "typed_input",
+    "map_strings",
     "walk",
 ]

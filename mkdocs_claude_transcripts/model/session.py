@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
+from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
-from .messages import AnyMessage, Branch, Message, Node, Response
+from .messages import AnyMessage, Branch, Image, Message, Node, Response
+
+
+def map_strings(node: Any, change: Callable[[str], str]) -> Any:
+    """Replace, in place, every string held by ``node`` (a model, a list or a dict of
+    them) with ``change(string)``; image data is left alone. Returns ``node``."""
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            if name == "data" and isinstance(node, Image):
+                continue
+            value = getattr(node, name)
+            if isinstance(value, str):
+                setattr(node, name, change(value))
+            elif value is not None and not isinstance(value, (int, float, bool, datetime)):
+                map_strings(value, change)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            node[index] = change(value) if isinstance(value, str) else map_strings(value, change)
+    elif isinstance(node, dict):
+        for key, value in list(node.items()):
+            node[key] = change(value) if isinstance(value, str) else map_strings(value, change)
+    return node
 
 
 def walk(messages: Iterable[Message]) -> Iterator[Message]:

@@ -1,0 +1,149 @@
+"""Keep secrets out of the site: API keys, tokens, private keys and passwords found
+in transcript text are replaced by a marker naming their kind, such as
+``[REDACTED:github-token]``, and home folders are shortened to ``~``.
+
+A pattern is tried on a text only when a word it cannot match without is in the
+text, so most texts are only searched for a few words. The counts of what was
+replaced are kept per kind; the values never are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# kind -> pattern. Where a pattern has a group named "secret", only that part is
+# replaced (the password in a URL, the token after "Bearer").
+PATTERNS: dict[str, str] = {
+    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\n]*)",
+    "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+    "openai-key": r"\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
+    "github-token": r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+    "gitlab-token": r"\bglpat-[A-Za-z0-9_-]{20,}",
+    "aws-access-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    "aws-secret-key": r"(?i)aws_secret_access_key\s*[=:]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})",
+    "slack-token": r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+    "slack-webhook": r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}",
+    "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}",
+    "stripe-key": r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}",
+    "npm-token": r"\bnpm_[A-Za-z0-9]{36}\b",
+    "huggingface-token": r"\bhf_[A-Za-z0-9]{34,}\b",
+    "jwt": r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
+    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
+    # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
+    # not a function call (password=getpass()); and "password": "..." in JSON or YAML.
+    "password": r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()[^\s;&'\"<>,()\[\]{}$`]{3,})",
+    "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?\s*:\s*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
+}
+
+_HOME = re.compile(r"(?P<root>/Users/|/home/|[A-Za-z]:\\Users\\)(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+
+
+# Words without which a pattern cannot match (in any case): a text holding none of
+# them is not scanned with it.
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    "private-key": ("PRIVATE KEY",),
+    "anthropic-key": ("sk-ant-",),
+    "openai-key": ("sk-",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab-token": ("glpat-",),
+    "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "aws-secret-key": ("aws_secret_access_key",),
+    "slack-token": ("xox",),
+    "slack-webhook": ("hooks.slack.com",),
+    "google-api-key": ("AIza",),
+    "stripe-key": ("_live_", "_test_"),
+    "npm-token": ("npm_",),
+    "huggingface-token": ("hf_",),
+    "jwt": ("eyJ",),
+    "bearer-token": ("bearer",),
+    "url-password": ("://",),
+    "password": ("password", "passwd", "pwd"),
+    "password-field": ("password", "passwd", "secret", "api_key", "apikey", "access_token", "accesstoken", "auth_token", "authtoken"),
+}
+
+
+@dataclass
+class Redactor:
+    """Replaces secrets in text, and counts what it replaced, by kind."""
+
+    enabled: bool = True
+    shorten_home: bool = True
+    extra: Mapping[str, str] = field(default_factory=dict)  # kind -> pattern, from the configuration
+    allow: Iterable[str] = ()  # values never replaced
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        patterns = {**PATTERNS, **self.extra} if self.enabled else {}
+        self._rules = [
+            (kind, re.compile(_named(pattern)), TRIGGERS.get(kind) if kind not in self.extra else None)
+            for kind, pattern in patterns.items()
+        ]
+        self._allow = frozenset(self.allow)
+        self._words = sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
+        self._always = any(triggers is None for _, _, triggers in self._rules)
+
+    def text(self, value: str) -> str:
+        if self._rules:
+            lowered = value.lower()
+            hits = {word for word in self._words if word in lowered}
+            if hits or self._always:
+                value = self._redact(value, hits)
+        if self.shorten_home and ("/Users/" in value or "/home/" in value or ":\\Users\\" in value):
+            value = _HOME.sub(lambda m: "~" + m["rest"], value)
+        return value
+
+    def _redact(self, value: str, hits: set[str]) -> str:
+        for kind, pattern, triggers in self._rules:
+            if triggers is None or any(word.lower() in hits for word in triggers):
+                value = pattern.sub(lambda match, kind=kind: self._replace(kind, match), value)
+        return value
+
+    def _replace(self, kind: str, match: re.Match[str]) -> str:
+        secret = match.group("secret") if "secret" in match.re.groupindex else None
+        value = secret if secret is not None else match.group()
+        if value in self._allow:
+            return match.group()
+        self.counts[kind] += 1
+        marker = f"[REDACTED:{kind}]"
+        if secret is None:
+            return marker
+        start, end = match.span("secret")
+        whole = match.start()
+        return match.group()[: start - whole] + marker + match.group()[end - whole :]
+
+    def data(self, value: Any) -> Any:
+        """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.data(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.data(item) for key, item in value.items()}
+        return value
+
+    def take_counts(self) -> Counter[str]:
+        counts, self.counts = self.counts, Counter()
+        return counts
+
+
+_GROUP = re.compile(r"\(\?P<(\w+)>")
+
+
+def _named(pattern: str) -> str:
+    """A pattern with its named groups but ``secret`` unnamed (a user's pattern may
+    name its own groups)."""
+    return _GROUP.sub(lambda m: m.group(0) if m.group(1) == "secret" else "(?:", pattern)
+
+
+def check_pattern(pattern: str) -> str | None:
+    """Why ``pattern`` cannot be used, or None when it can."""
+    try:
+        re.compile(_named(pattern))
+    except re.error as error:
+        return str(error)
+    return None
