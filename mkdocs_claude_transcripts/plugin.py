@@ -96,20 +96,24 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         ]
         found = discover(on_disk)
         for empty in found.empty:
-            log.warning(f"{empty.src_uri}: is empty; there is no session to show")
+            log.info(f"{empty.src_uri}: is empty; there is no session to show")
+        for stranger in found.strangers:
+            log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
         counts = {"sessions": 0, "subagents": 0, "problems": 0, "redacted": 0}
         for source in found.sessions:
             if not self.config.include.match_file(source.src_uri) or self.config.exclude.match_file(source.src_uri):
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
                 continue
+            if source.orphan_agent is not None:
+                log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
             converted = convert_session(source, self.options, self.redactor)
             for report in converted.reports:
                 for problem in report.problems:
                     counts["problems"] += 1
                     log.log(20 if problem.level is Level.INFO else 30, str(problem))
             if converted.redactions:
-                found = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
-                log.info(f"{source.src_uri}: redacted {found}")
+                kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
+                log.info(f"{source.src_uri}: redacted {kinds}")
                 counts["redacted"] += sum(converted.redactions.values())
             for page in converted.pages:
                 self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.pipeline import Redactor, SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
 
 from .conftest import build, copy_tree, make_site
@@ -49,15 +49,20 @@ def lines(path: Path) -> list[dict]:
     return out
 
 
+# The site shows transcripts redacted, with home folders shortened (on by default):
+# what the pages must show is the text after that.
+PUBLISHED = Redactor()
+
+
 def texts(entry: dict) -> list[str]:
     """The prompt or answer texts an entry carries (not tool results, not thinking)."""
     if entry.get("type") not in ("user", "assistant"):
         return []
     content = (entry.get("message") or {}).get("content")
     if isinstance(content, str):
-        return [content]
+        return [PUBLISHED.text(content)]
     if isinstance(content, list):
-        return [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        return [PUBLISHED.text(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"]
     return []
 
 
@@ -146,7 +151,7 @@ def tool_results(entry: dict) -> list[str]:
             value = block.get("content")
             if isinstance(value, list):
                 value = "\n".join(b.get("text", "") for b in value if isinstance(b, dict))
-            out.append(value if isinstance(value, str) else "")
+            out.append(PUBLISHED.text(value) if isinstance(value, str) else "")
     return out
 
 

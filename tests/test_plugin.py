@@ -108,7 +108,7 @@ def test_a_strict_build_stops_on_bad_lines(tmp_path: Path) -> None:
 def test_empty_transcript_is_reported_and_not_published(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     root = make_site(tmp_path)
     (root / "docs" / f"{S1}.jsonl").write_bytes(b"")
-    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
         site = build(root, strict=False)
     assert any(f"{S1}.jsonl: is empty" in r.getMessage() for r in caplog.records)
     assert not list(site.rglob("*.jsonl"))

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .. import model as m
+from ..report import Level
 from ..transcript import raw
 from .conversation import Conversation
 from .text import shorten
@@ -120,6 +121,20 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
             item.agent.description = shorten(item.prompt, 60)
     _break_cycles([item.agent for item in spawned])
     _link_notifications(owners, calls, {item.raw_id: item.agent.id for item in spawned})
+    _report_missing(owners, by_agent_id, {item.raw_id for item in spawned})
+
+
+def _report_missing(owners: list[tuple[str | None, Conversation]], named: dict[str, str], present: set[str]) -> None:
+    """A Task/Agent call that names an agent whose transcript is not among the files."""
+    for agent_id, call_id in named.items():
+        if agent_id in present:
+            continue
+        for _, conversation in owners:
+            call = conversation.calls.get(call_id)
+            if call is not None:
+                line = call.result.line if call.result else call.line
+                conversation.report.problem(line, f"the {call.name} call names agent {agent_id}, whose transcript is not here", Level.INFO)
+                break
 
 
 def _link_notifications(

@@ -29,6 +29,7 @@ _HREF = re.compile(
     r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+|[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$", re.IGNORECASE
 )
 _SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")
+_UNSAFE_ATTRIBUTE = re.compile(r"^(?:on|style$|srcdoc$|formaction$|xlink:|action$|background$)", re.IGNORECASE)
 
 
 class _Marker(Preprocessor):
@@ -56,12 +57,15 @@ class _GuardedHtml(HtmlInlineProcessor):
 
 
 class _LinkGuard(Treeprocessor):
-    """Links and images that are not ours, or not to the web, become their text."""
+    """Links and images that are not ours, or not to the web, become their text;
+    attributes that run code or restyle the page are dropped (attr_list could add them)."""
 
     def run(self, root: etree.Element) -> None:
         if not getattr(self.md, "ct_guard", False):
             return
         for parent in root.iter():
+            for name in [n for n in parent.attrib if _UNSAFE_ATTRIBUTE.match(n)]:
+                del parent.attrib[name]
             for index, child in enumerate(list(parent)):
                 if (child.tag == "a" and not _HREF.match(child.get("href", "#"))) or (
                     child.tag == "img" and not _SRC.match(child.get("src", ""))

@@ -53,7 +53,8 @@ _LANG = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 # Fence languages that extensions turn into live content (diagrams, math).
 _LIVE_LANGS = frozenset({"mermaid", "math", "diagram", "dot", "plantuml"})
 _CONTAINER = r"^(?P<lead>[ \t]*(?:>[ \t]*)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?)"
-_HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?=[ \t]|$)(?P<rest>.*)$")
+# Python-Markdown reads any line that starts with # as a heading, space or not.
+_HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?P<rest>.*)$")
 _DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
@@ -128,7 +129,7 @@ def prose(text: str) -> list[str]:
         line = lists.line(line, after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
         out.append(converted)
-        if _HEADING.match(line) and converted.startswith("**"):
+        if _is_heading(_HEADING.match(line)) and converted.startswith("**"):
             out.append("")  # a heading ends its paragraph
             line = ""
         previous = line
@@ -143,8 +144,12 @@ def _starts_block(line: str, previous: str) -> bool:
         return not _LIST_ITEM.match(previous) and not previous.startswith((" ", "\t"))
     if _TABLE_ROW.match(line):
         return not _TABLE_ROW.match(previous)
-    heading = _HEADING.match(line)
-    return bool(heading and not heading["lead"].strip() and len(heading["lead"]) < 4)
+    return _is_heading(_HEADING.match(line))
+
+
+def _is_heading(match: re.Match[str] | None) -> bool:
+    """A heading as the transcript's author meant it: # and a space, at the start of a line."""
+    return bool(match and not match["lead"].strip() and len(match["lead"]) < 4 and match["rest"][:1] in (" ", "\t", ""))
 
 
 @dataclass
@@ -327,12 +332,12 @@ def _prose_line(line: str, previous: str) -> str:
     if _SETEXT.match(line) and (line.strip()[0] == "=" or previous.strip()):
         return _escape_outside_code(line, setext=True)
     heading = _HEADING.match(line)
-    if heading and not heading["lead"].strip() and len(heading["lead"]) < 4:
-        text = heading["rest"].strip().rstrip("#").strip()
+    if _is_heading(heading):
+        text = heading["rest"].strip().rstrip("#").strip()  # type: ignore[index]
         return f"**{_escape_outside_code(text)}**" if text else ""
     escaped = _escape_outside_code(line)
     if heading:
-        # A heading inside a list or a quote: shown as text.
+        # A heading inside a list or a quote, or "#word": shown as text.
         escaped = _HEADING.sub(lambda m: m["lead"] + "\\" + m["hashes"] + m["rest"], escaped, count=1)
     definition = _DEFINITION.match(escaped)
     if definition:

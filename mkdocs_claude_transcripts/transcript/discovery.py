@@ -78,6 +78,7 @@ class Discovery:
     sessions: list[SessionSource]
     empty: list[SourceFile]  # transcript-named files with nothing in them
     claimed: set[str]  # src_uris of every file that belongs to a session (sessions included)
+    strangers: list[SourceFile] = field(default_factory=list)  # named like transcripts, holding something else
 
 
 @dataclass(frozen=True)
@@ -93,13 +94,14 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
     sessions: list[SessionSource] = []
     agents: list[AgentSource] = []
     empty: list[SourceFile] = []
+    strangers: list[SourceFile] = []
     for f in files:
         if not f.src_uri.endswith(".jsonl"):
             continue
         sniff = sniff_file(f.path)
         if sniff is None:
-            if _looks_like_transcript_name(f.src_uri) and _is_empty(f.path):
-                empty.append(f)
+            if _looks_like_transcript_name(f.src_uri):
+                (empty if _is_empty(f.path) else strangers).append(f)
             continue
         name = posixpath.basename(f.src_uri)
         if name.startswith("agent-") or (sniff.sidechain and sniff.agent_id):
@@ -139,7 +141,7 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
                     claimed.add(extra)
                     s.companions.append(extra)
     claimed.update(f.src_uri for f in empty)
-    return Discovery(sessions + orphans, empty, claimed)
+    return Discovery(sessions + orphans, empty, claimed, strangers)
 
 
 def sniff_file(path: str) -> _Sniff | None:

@@ -1,0 +1,121 @@
+"""Property tests of the safe Markdown primitives: any string placed in inline text,
+a block or a fence comes out in the HTML as that string, inside its container.
+
+These run without the page guard (render/guard.py), so they test the escaping of
+render/markdown.py on its own, with the extensions a Material site uses.
+"""
+
+from __future__ import annotations
+
+import markdown
+from bs4 import BeautifulSoup
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from mkdocs_claude_transcripts.render.guard import MARKER
+from mkdocs_claude_transcripts.render.markdown import block, clean, fence, inline, prose
+
+EXTENSIONS = [
+    "abbr",
+    "admonition",
+    "attr_list",
+    "def_list",
+    "footnotes",
+    "md_in_html",
+    "tables",
+    "toc",
+    "pymdownx.betterem",
+    "pymdownx.details",
+    "pymdownx.superfences",
+    "pymdownx.tabbed",
+]
+
+FRAGMENTS = st.sampled_from(
+    [
+        "<script>", "</script>", "<img src=x onerror=alert(1)>", "</div>", "</details>", "<details>", "<!--", "-->",
+        "<a href='javascript:x'>", "```", "````", "~~~", "!!! note", "??? note", "???+", "/// details", "{:",
+        "{: onclick=x }", "}", "{{", "{%", "[x]: ", "](", "![", "[", "]", "(", ")", "\n", "\n\n", "    ", "\t",
+        "&lt;", "&", "&#60;", "#", "# ", "---", "===", "|", "*", "**", "_", "`", "``", "\\", "\x02", "\x03",
+        "--8<--", "javascript:", "=== \"t\"", "> ", "- ", "1. ", ":", "~", "^", "$", "<", ">", '"', "'", "\r",
+        "\x00", "\u2028", "x", "word", " ",
+    ]
+)  # fmt: skip
+TEXT = st.lists(st.one_of(FRAGMENTS, st.text(max_size=4)), max_size=40).map("".join)
+ALLOWED = {
+    "p", "em", "strong", "code", "pre", "div", "span", "ul", "ol", "li", "a", "table", "thead", "tbody", "tr",
+    "th", "td", "blockquote", "hr", "br", "details", "summary", "dl", "dt", "dd", "sup", "abbr", "h1",
+}  # fmt: skip
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def render(lines: list[str], guard: bool = False) -> BeautifulSoup:
+    extensions = EXTENSIONS + (["mkdocs_claude_transcripts.render.guard"] if guard else [])
+    text = "\n".join(([MARKER] if guard else []) + lines)
+    return BeautifulSoup(markdown.markdown(text, extensions=extensions), "html.parser")
+
+
+def only_child(soup: BeautifulSoup):
+    children = [c for c in soup.children if getattr(c, "name", None) or str(c).strip()]
+    assert len(children) == 1, f"the block does not hold everything: {[str(c)[:80] for c in children]}"
+    return children[0]
+
+
+@SETTINGS
+@given(TEXT)
+def test_a_fence_shows_its_text_verbatim_inside_its_block(text: str) -> None:
+    soup = render(block("ct-test", "Output", fence(text), collapsible="closed"))
+    details = only_child(soup)
+    assert details.name == "details"
+    code = details.find("code")
+    assert code.get_text().rstrip("\n") == as_shown(text)
+
+
+def as_shown(text: str) -> str:
+    """The text a fence shows: the same, but with tabs expanded (Python-Markdown expands
+    them everywhere) and without blank lines at its start and end."""
+    lines = [line.expandtabs(4) for line in clean(text).split("\n")]
+    while lines and not lines[0].strip(" "):
+        lines.pop(0)
+    while lines and not lines[-1].strip(" "):
+        lines.pop()
+    return "\n".join(lines)
+
+
+@SETTINGS
+@given(TEXT)
+def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
+    assume(" ".join(clean(text).split()))  # an empty title is no title at all
+    soup = render(block("ct-test", inline(text), ["body"]))
+    admonition = only_child(soup)
+    title = admonition.find(class_="admonition-title")
+    assert title.get_text() == " ".join(clean(text).split())
+    assert not title.find_all(True)
+
+
+@SETTINGS
+@given(TEXT)
+def test_prose_stays_inside_its_block_and_carries_no_markup(text: str) -> None:
+    soup = render(block("ct-test", "Answer", prose(text)))
+    admonition = only_child(soup)
+    assert "ct-test" in admonition["class"]
+    for element in admonition.find_all(True):
+        assert element.name in ALLOWED, element.name
+        for name, value in element.attrs.items():
+            assert not name.startswith("on"), name
+            if name == "href":
+                assert value.startswith(("http://", "https://", "mailto:", "#")), value
+
+
+@SETTINGS
+@given(TEXT)
+def test_the_guard_lets_no_html_through_even_unescaped(text: str) -> None:
+    # Raw transcript text, with no escaping at all, in a guarded page.
+    soup = render(["!!! ct-test \"T\"", "", *("    " + line for line in clean(text).split("\n"))], guard=True)
+    # Markdown structure may come out of unescaped text (that is what prose() prevents);
+    # HTML may not, nor images, nor links that leave the web.
+    structure = ALLOWED | {"h2", "h3", "h4", "h5", "h6", "input", "label"}
+    for element in soup.find_all(True):
+        assert element.name in structure, element.name
+        assert not any(name.startswith("on") for name in element.attrs)
+        if element.name == "a":
+            assert element["href"].startswith(("http://", "https://", "mailto:", "#")), element["href"]

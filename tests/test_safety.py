@@ -1,0 +1,136 @@
+"""Transcripts are untrusted: the site shows their text, never runs it, and keeps
+their secrets out. Checked on a real strict build of an adversarial site."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from mkdocs.exceptions import Abort, PluginError
+
+from . import adversarial
+from .conftest import build, make_site
+
+# A site with the extensions real Material sites turn on, snippets included: a
+# transcript's --8<-- line must not include a file (check_paths fails the build).
+EXTENSIONS = """markdown_extensions:
+  - abbr
+  - admonition
+  - attr_list
+  - def_list
+  - footnotes
+  - md_in_html
+  - tables
+  - toc:
+      permalink: true
+  - pymdownx.details
+  - pymdownx.highlight
+  - pymdownx.inlinehilite
+  - pymdownx.snippets:
+      check_paths: true
+  - pymdownx.superfences
+  - pymdownx.tabbed:
+      alternate_style: true
+  - pymdownx.tasklist
+"""
+DANGEROUS = ("script", "style", "iframe", "svg", "object", "embed", "form", "link", "meta", "base")
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    root = make_site(tmp_path_factory.mktemp("attacked"), EXTENSIONS, "copy_jsonl: true")
+    attacks = adversarial.write(root / "docs")
+    return build(root, strict=True), attacks
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.joinpath("attacks").rglob("index.html"))
+
+
+def test_the_adversarial_site_builds_strictly_with_a_page_for_each_file(attacked: tuple[Path, list[str]]) -> None:
+    site, _ = attacked
+    names = {page.parent.name for page in pages(site)}
+    assert adversarial.SESSION in names
+    agent_pages = [name for name in names if name.startswith("agent-")]
+    assert len(agent_pages) == 1 and re.fullmatch(r"agent-[A-Za-z0-9_-]+", agent_pages[0])
+
+
+def test_no_markup_comes_from_transcript_text(attacked: tuple[Path, list[str]]) -> None:
+    site, _ = attacked
+    for page in pages(site) + [site / "index.html"]:
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        assert not soup.find_all(attrs={"data-planted": True}), page
+        for element in soup.find_all(True):
+            for name, value in element.attrs.items():
+                assert not name.lower().startswith("on"), (page, element.name, name)
+                if name in ("href", "src"):
+                    assert not str(value).strip().lower().startswith(("javascript:", "data:", "vbscript:")), (page, value)
+        article = soup.find("article")
+        if article is None:
+            continue
+        for tag in DANGEROUS:
+            assert not article.find_all(tag), (page, tag)
+        for image in article.find_all("img"):
+            assert re.fullmatch(r"images/[0-9a-f]{16}\.png", image["src"]), image
+
+
+def test_attack_text_is_shown_literally_inside_its_block(attacked: tuple[Path, list[str]]) -> None:
+    site, attacks = attacked
+    page = site / "attacks" / adversarial.SESSION / "index.html"
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    prompt = soup.select_one("article .admonition.ct-user")
+    text = prompt.get_text()
+    for attack in ('<script data-planted="1">alert(1)</script>', "</div></details></div></article></body>",
+                   '{{ config.site_name }}', "--8<--", "[ref]: javascript:alert(6)", "x" * 6000):  # fmt: skip
+        assert attack in text, attack
+    # the blocks after the prompt are still there, each where it belongs
+    assert soup.select("article details.ct-tool") and soup.select("article .admonition.ct-assistant")
+    assert len(soup.select("article > .admonition, article > details")) >= 15
+    title = soup.title.get_text()
+    assert "<script" in title and not soup.title.find_all(True)
+
+
+def test_the_tool_block_holds_its_whole_output(attacked: tuple[Path, list[str]]) -> None:
+    site, _ = attacked
+    soup = BeautifulSoup((site / "attacks" / adversarial.SESSION / "index.html").read_text(encoding="utf-8"), "html.parser")
+    bash = next(d for d in soup.select("article details.ct-tool") if d.summary.get_text().startswith("Bash"))
+    assert "</div></details></div></article></body>" in bash.get_text()
+    assert "x" * 6000 in bash.get_text()
+
+
+def test_no_planted_secret_reaches_the_site(attacked: tuple[Path, list[str]]) -> None:
+    site, _ = attacked
+    everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in site.rglob("*") if p.is_file())
+    for kind, secret in adversarial.SECRETS.items():
+        assert secret not in everything, kind
+    assert "[REDACTED:github-token]" in everything
+    assert "mallory" not in everything  # home folders shortened
+
+
+def test_the_log_counts_redactions_and_never_shows_them(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = make_site(tmp_path)
+    adversarial.write(root / "docs")
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        build(root, strict=False)
+    log = "\n".join(r.getMessage() for r in caplog.records)
+    assert re.search(r"attacks/0badc0de-1111-4222-8333-444455556666\.jsonl: redacted .*\d+ github-token", log)
+    for secret in adversarial.SECRETS.values():
+        assert secret not in log
+
+
+def test_invalid_custom_pattern_stops_the_build_with_its_name(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = make_site(tmp_path, plugin_options="redact_patterns:\n  broken: '([a-z'")
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(root)
+    assert any("'broken' is not a valid regular expression" in r.getMessage() for r in caplog.records)
+
+
+def test_redaction_can_be_turned_off(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="redact: false\nshorten_home: false")
+    adversarial.write(root / "docs")
+    site = build(root, strict=False)
+    page = (site / "attacks" / adversarial.SESSION / "index.html").read_text(encoding="utf-8")
+    assert adversarial.SECRETS["github-token"] in page and "mallory" in page
