@@ -158,7 +158,7 @@ def sniff_file(path: str) -> _Sniff | None:
     sidechain = False
     for line in complete:
         try:
-            data = json.loads(line)
+            data = json.loads(line.decode("utf-8", errors="replace"))
         except ValueError:
             continue
         if not isinstance(data, dict) or data.get("type") not in KNOWN_TYPES:

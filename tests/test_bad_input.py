@@ -1,0 +1,146 @@
+"""Bad input never stops the build, each problem is named with its file (and line),
+and every line of every file is accounted for."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.render.context import RenderOptions
+
+from .conftest import build, make_site
+
+SESSION = "5e551011-0000-4000-8000-0000000000{:02d}"
+
+
+def entry(n: int, kind: str = "user", **fields: object) -> dict:
+    base = {"type": kind, "uuid": f"{n:08x}-aaaa-4000-8000-000000000000", "sessionId": SESSION.format(0),
+            "timestamp": f"2025-01-01T00:00:{n:02d}.000Z", "parentUuid": None}  # fmt: skip
+    if kind == "user":
+        base["message"] = {"role": "user", "content": f"prompt number {n}"}
+    base.update(fields)
+    return base
+
+
+def lines(*items: object) -> bytes:
+    return b"".join((item if isinstance(item, bytes) else json.dumps(item).encode()) + b"\n" for item in items)
+
+
+# name -> (file content, text the log must hold, text its page must still show)
+CASES: dict[str, tuple[bytes, str, str]] = {
+    "empty": (b"", "is empty", ""),
+    "truncated": (lines(entry(1))[:-1] + b"\n" + b'{"type": "user", "message": {"content": "cut', ":2: last line is cut off", "prompt number 1"),
+    "malformed": (lines(entry(1), b"{not json", entry(2)), ":2: not valid JSON", "prompt number 2"),
+    "bad_utf8": (lines(entry(1)).replace(b"number", b"num\xff\xfeber"), ":1: invalid UTF-8", "prompt"),
+    "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
+    "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
+    "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
+    "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
+    "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
+    "names_missing_agent": (lines(
+        entry(1),
+        entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "d", "prompt": "p"}}]}),
+        entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "done\nagentId: a404 (for resuming)"}]}),
+    ), "names agent a404, whose transcript is not here", "prompt number 1"),  # fmt: skip
+}
+
+
+def write_cases(docs: Path) -> dict[str, Path]:
+    paths = {}
+    for number, (name, (content, _, _)) in enumerate(CASES.items(), 1):
+        path = docs / "bad" / name / f"{SESSION.format(number)}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+        paths[name] = path
+    garbage = docs / "bad" / "garbage" / f"{SESSION.format(99)}.jsonl"
+    garbage.parent.mkdir(parents=True, exist_ok=True)
+    garbage.write_bytes(bytes(range(256)) * 64)
+    orphan = docs / "bad" / "orphan" / "agent-a1b2c3.jsonl"
+    orphan.parent.mkdir(parents=True, exist_ok=True)
+    orphan.write_bytes(lines(entry(1, isSidechain=True, agentId="a1b2c3", sessionId="not-in-the-site")))
+    (docs / "data.jsonl").write_bytes(lines({"x": 1}, {"x": 2}))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path], str]:
+    root = make_site(tmp_path_factory.mktemp("bad"))
+    paths = write_cases(root / "docs")
+    handler = _Collect()
+    logger = logging.getLogger("mkdocs")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        site = build(root, strict=False)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    return site, paths, "\n".join(handler.messages)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@pytest.mark.parametrize("name", [name for name, case in CASES.items() if case[1]])
+def test_each_problem_is_named_with_its_file(built: tuple[Path, dict[str, Path], str], name: str) -> None:
+    _, paths, log = built
+    expected = CASES[name][1]
+    file = f"bad/{name}/{paths[name].name}"
+    assert any(file in line and expected in line for line in log.splitlines()), f"{file}: {expected}"
+
+
+@pytest.mark.parametrize("name", [name for name, case in CASES.items() if case[2]])
+def test_the_rest_of_each_file_still_renders(built: tuple[Path, dict[str, Path], str], name: str) -> None:
+    site, paths, _ = built
+    page = site / "bad" / name / paths[name].stem / "index.html"
+    assert CASES[name][2] in page.read_text(encoding="utf-8")
+
+
+def test_files_that_are_not_sessions(built: tuple[Path, dict[str, Path], str]) -> None:
+    site, _, log = built
+    assert "holds no Claude Code entries" in log and f"{SESSION.format(99)}.jsonl" in log
+    assert (site / "bad" / "garbage" / f"{SESSION.format(99)}.jsonl").is_file()  # published as it is
+    assert (site / "data.jsonl").is_file()  # not a transcript: left alone
+    assert "the session of this subagent is not in the site" in log
+    assert (site / "bad" / "orphan" / "agent-a1b2c3" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_every_line_is_accounted_for(tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{SESSION.format(1)}.jsonl"
+    path.write_bytes(CASES[name][0])
+    found = discover([SourceFile(path.name, str(path))])
+    if not found.sessions:
+        assert name == "empty" and found.empty
+        return
+    report = convert_session(found.sessions[0], RenderOptions()).reports[0]
+    assert report.lines == len(CASES[name][0].splitlines())
+    assert report.unaccounted() == []
+
+
+def test_a_line_of_fifty_megabytes(tmp_path: Path) -> None:
+    root = make_site(tmp_path)
+    image = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(37 * 1024 * 1024)).decode()
+    big = entry(1, message={"role": "user", "content": [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}},
+        {"type": "text", "text": "what is in this screenshot?"}]})  # fmt: skip
+    path = root / "docs" / f"{SESSION.format(50)}.jsonl"
+    path.write_bytes(lines(big, entry(2)))
+    assert path.stat().st_size > 50_000_000
+    site = build(root)
+    page = (site / path.stem / "index.html").read_text(encoding="utf-8")
+    assert "what is in this screenshot?" in page and "prompt number 2" in page
+    assert len(page) < 100_000  # the image is a file of its own, not inline data
+    assert list((site / path.stem / "images").glob("*.png"))

@@ -1,0 +1,86 @@
+"""Redaction of secrets, kind by kind, and the near misses it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from mkdocs_claude_transcripts.redact import PATTERNS, Redactor
+
+SECRETS = {
+    "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
+    "openai-key": ("key: sk-proj-" + "A1b2C3d4" * 3, "sk-proj-A1b2"),
+    "github-token": ("token ghp_" + "a1B2c3D4e5" * 4, "ghp_a1B2"),
+    "gitlab-token": ("glpat-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm", "glpat-Zx9"),
+    "aws-access-key": ("AWS_ACCESS_KEY_ID=AKIAZ7QJ3XKQW5TUVNLR", "AKIAZ7QJ3"),
+    "aws-secret-key": ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtn"),
+    "slack-token": ("xoxb-2048123456-9876543210-aBcDeFgHiJ", "xoxb-2048"),
+    "slack-webhook": ("https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXX", "T0000/B0000"),
+    "google-api-key": ("AIzaSyD8kJ7mN3pQ5rT1vW9xZ2bC4fG6hK8lM0n", "AIzaSyD8"),
+    "stripe-key": ("sk_live_51HdT7kP9qR2sXy", "sk_live_51"),
+    "npm-token": ("//registry.npmjs.org/:_authToken=npm_" + "a" * 36, "npm_aaaa"),
+    "huggingface-token": ("HF_TOKEN=hf_" + "B" * 34, "hf_BBBB"),
+    "jwt": ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl", "eyJhbGciOiJIUzI1NiJ9"),
+    "private-key": ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXk"),
+    "bearer-token": ("Authorization: Bearer abcDEF0123456789xyz", "abcDEF0123456789xyz"),
+    "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
+    "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
+    "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
+}
+
+
+@pytest.mark.parametrize("kind", list(SECRETS))
+def test_each_kind_is_redacted_with_a_marker_naming_it(kind: str) -> None:
+    text, secret = SECRETS[kind]
+    redactor = Redactor()
+    redacted = redactor.text(f"before {text} after")
+    assert secret not in redacted
+    assert f"[REDACTED:{kind}]" in redacted
+    assert redacted.startswith("before ") and redacted.endswith(" after")
+    assert redactor.counts[kind] == 1
+
+
+def test_every_pattern_is_tested() -> None:
+    assert set(PATTERNS) == set(SECRETS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit 3f2b9c1e8d4a4e6b9a712c5d8e0f4b13a1b2c3d4",  # a git SHA
+        "session 3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13",  # a UUID
+        "we use sk-learn for the model",  # sk- in prose
+        "run task-1234567890abcdefghijklmn",
+        "ghp_short",
+        "the password is in the vault",
+        "password = getpass.getpass()",
+        "def check(password: str) -> bool:",
+        "Bearer token",
+        "see https://example.com/path@v2 and user@example.com",
+        "AKIA is a prefix",
+    ],
+)
+def test_near_misses_are_left_alone(text: str) -> None:
+    redactor = Redactor()
+    assert redactor.text(text) == text
+    assert not redactor.counts
+
+
+def test_only_the_secret_part_is_replaced() -> None:
+    assert Redactor().text("postgres://app:pa55word@db:5432/x") == "postgres://app:[REDACTED:url-password]@db:5432/x"
+
+
+def test_custom_patterns_and_allow_list() -> None:
+    redactor = Redactor(extra={"ticket": r"\bSEC-\d{4}\b", "host": r"host=(?P<secret>\w+)"}, allow=["AKIAIOSFODNN7EXAMPLE"])
+    text = redactor.text("see SEC-1234 on host=internal01 with AKIAIOSFODNN7EXAMPLE and AKIAZ7QJ3XKQW5TUVNLR")
+    assert text == "see [REDACTED:ticket] on host=[REDACTED:host] with AKIAIOSFODNN7EXAMPLE and [REDACTED:aws-access-key]"
+
+
+def test_home_folders_are_shortened() -> None:
+    redactor = Redactor(enabled=False)
+    assert redactor.text("/Users/alice/src and /home/bob/x and C:\\Users\\carol\\y") == "~/src and ~/x and ~\\y"
+    assert Redactor(shorten_home=False, enabled=False).text("/home/bob/x") == "/home/bob/x"
+
+
+def test_parsed_json_is_redacted_string_by_string() -> None:
+    data = {"a": ["ghp_" + "a1B2c3D4e5" * 4, 3, {"b": "/home/dave/k"}], "n": None}
+    assert Redactor().data(data) == {"a": ["[REDACTED:github-token]", 3, {"b": "~/k"}], "n": None}
