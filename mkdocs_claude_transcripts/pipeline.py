@@ -21,7 +21,17 @@ from .redact import Redactor
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 
-__all__ = ["Converted", "NavEntry", "Redactor", "SourceFile", "convert", "convert_session", "discover", "redacted_jsonl"]
+__all__ = [
+    "Converted",
+    "NavEntry",
+    "Redactor",
+    "SessionSource",
+    "SourceFile",
+    "convert",
+    "convert_session",
+    "discover",
+    "redacted_jsonl",
+]
 
 
 @dataclass

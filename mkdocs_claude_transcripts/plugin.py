@@ -8,6 +8,8 @@ the sessions in the nav.
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from datetime import datetime
 from importlib import resources
 
@@ -19,7 +21,7 @@ from mkdocs.structure.nav import Navigation
 
 from . import nav
 from .config import TranscriptsConfig
-from .pipeline import NavEntry, SourceFile, convert_session, discover, redacted_jsonl
+from .pipeline import NavEntry, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
 from .report import Level
@@ -99,46 +101,57 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.info(f"{empty.src_uri}: is empty; there is no session to show")
         for stranger in found.strangers:
             log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
-        counts = {"sessions": 0, "subagents": 0, "problems": 0, "redacted": 0}
+        totals: Counter[str] = Counter()
         for source in found.sessions:
-            if not self.config.include.match_file(source.src_uri) or self.config.exclude.match_file(source.src_uri):
+            if self.config.include.match_file(source.src_uri) and not self.config.exclude.match_file(source.src_uri):
+                totals += self._publish(source, files, config)
+            else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
-                continue
-            if source.orphan_agent is not None:
-                log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
-            converted = convert_session(source, self.options, self.redactor)
-            for report in converted.reports:
-                for problem in report.problems:
-                    counts["problems"] += 1
-                    log.log(20 if problem.level is Level.INFO else 30, str(problem))
-            if converted.redactions:
-                kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
-                log.info(f"{source.src_uri}: redacted {kinds}")
-                counts["redacted"] += sum(converted.redactions.values())
-            for page in converted.pages:
-                self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))
-            for asset in converted.assets:
-                self._add(files, config, File.generated(config, asset.src_uri, content=asset.content))
-            self.entries[converted.nav.page] = converted.nav
-            self.by_source[source.src_uri] = converted.nav
-            self.started[converted.nav.page] = converted.started
-            counts["sessions"] += 1
-            counts["subagents"] += len(converted.pages) - 1
-        for src_uri in found.claimed:
+        self._take_out(found.claimed, files, config)
+        files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
+        if config.nav is not None:
+            config.nav = nav.rewrite_config(config.nav, self.by_source)
+        log.info(
+            f"{totals['sessions']} sessions and {totals['subagents']} subagents published; "
+            f"{totals['problems']} problems reported; {totals['redacted']} values redacted"
+        )
+        return files
+
+    def _publish(self, source: SessionSource, files: Files, config: MkDocsConfig) -> Counter[str]:
+        """Add the pages of one session to the site; log its problems and redactions."""
+        if source.orphan_agent is not None:
+            log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
+        converted = convert_session(source, self.options, self.redactor)
+        problems = [problem for report in converted.reports for problem in report.problems]
+        for problem in problems:
+            log.log(logging.INFO if problem.level is Level.INFO else logging.WARNING, str(problem))
+        if converted.redactions:
+            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
+            log.info(f"{source.src_uri}: redacted {kinds}")
+        for page in converted.pages:
+            self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))
+        for asset in converted.assets:
+            self._add(files, config, File.generated(config, asset.src_uri, content=asset.content))
+        self.entries[converted.nav.page] = converted.nav
+        self.by_source[source.src_uri] = converted.nav
+        self.started[converted.nav.page] = converted.started
+        return Counter(
+            sessions=1,
+            subagents=len(converted.pages) - 1,
+            problems=len(problems),
+            redacted=sum(converted.redactions.values()),
+        )
+
+    def _take_out(self, claimed: set[str], files: Files, config: MkDocsConfig) -> None:
+        """Transcripts and the files that belong to them are not published as they are;
+        with ``copy_jsonl``, transcripts are, redacted."""
+        for src_uri in claimed:
             file = files.get_file_from_path(src_uri)
             if file is None:
                 continue
             files.remove(file)
             if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
-        files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
-        if config.nav is not None:
-            config.nav = nav.rewrite_config(config.nav, self.by_source)
-        log.info(
-            f"{counts['sessions']} sessions and {counts['subagents']} subagents published; "
-            f"{counts['problems']} problems reported; {counts['redacted']} values redacted"
-        )
-        return files
 
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.enabled or config.nav is not None:
