@@ -1,4 +1,4 @@
-"""Find the parts of a conversation left behind by a rewind.
+"""The order of a conversation, and the parts of it left behind by a rewind.
 
 Entries chain through ``parentUuid``. When the user rewinds to an earlier point
 and goes on, the new prompt's parent already has a child: the start of the
@@ -13,6 +13,34 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..transcript import raw
+
+
+def in_chain_order(entries: list[tuple[int, raw.AnyEntry]]) -> list[tuple[int, raw.AnyEntry]]:
+    """File order, but an entry written before its parent comes right after it.
+
+    Entries chain through ``parentUuid``, which is the order Claude Code meant;
+    the file is nearly always written in that order, and where a parent is not in
+    the file, or comes earlier, file order stands.
+    """
+    position = {getattr(e, "uuid", None): i for i, (_, e) in enumerate(entries) if getattr(e, "uuid", None)}
+    late: dict[str, list[tuple[int, raw.AnyEntry]]] = defaultdict(list)
+    ordered: list[tuple[int, raw.AnyEntry]] = []
+    for index, item in enumerate(entries):
+        parent = getattr(item[1], "parentUuid", None)
+        if parent and position.get(parent, -1) > index:
+            late[parent].append(item)
+            continue
+        _place(item, ordered, late)
+    for items in late.values():  # parents that never came (a cycle): keep them all
+        ordered.extend(items)
+    return ordered
+
+
+def _place(item: tuple[int, raw.AnyEntry], ordered: list[tuple[int, raw.AnyEntry]], late: dict[str, list]) -> None:
+    ordered.append(item)
+    uuid = getattr(item[1], "uuid", None)
+    for child in late.pop(uuid, []) if uuid else []:
+        _place(child, ordered, late)
 
 
 def abandoned(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:

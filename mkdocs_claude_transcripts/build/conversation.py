@@ -84,6 +84,7 @@ class Conversation:
     # ------------------------------------------------------------ entry points
 
     def run(self, entries: list[tuple[int, raw.AnyEntry]]) -> None:
+        entries = branches.in_chain_order(entries)
         self._steering = steering.plan(entries)
         apart = branches.abandoned(entries)
         open_branch: tuple[int, m.Branch] | None = None
@@ -240,7 +241,7 @@ class Conversation:
             match block:
                 case raw.TextBlock():
                     if block.text.strip():
-                        shown |= self._emit(line, m.AssistantText(text=block.text, response_id=response_id), entry)
+                        shown |= self._text(line, entry, block.text, response_id)
                 case raw.ThinkingBlock():
                     shown |= self._emit(line, m.Thinking(text=block.thinking, response_id=response_id), entry)
                 case raw.RedactedThinkingBlock():
@@ -252,6 +253,15 @@ class Conversation:
         if not shown:
             # Only empty text, or a tool call already seen: part of a response shown elsewhere.
             self.report.mark(line, Outcome.MERGED)
+
+    def _text(self, line: int, entry: raw.AssistantEntry, text: str, response_id: str) -> bool:
+        """Text streamed in several parts of one response is shown as one message."""
+        previous = self._target[-1] if self._target else None
+        if isinstance(previous, m.AssistantText) and previous.response_id == response_id:
+            previous.text += "\n\n" + text
+            self.report.mark(line, Outcome.MERGED)
+            return True
+        return self._emit(line, m.AssistantText(text=text, response_id=response_id), entry)
 
     def _count(self, response_id: str, body: raw.MessageBody) -> None:
         """Usage repeats on each line of a response, growing as it streams: keep the largest."""
