@@ -48,6 +48,16 @@ class TranscriptsConfig(base.Config):
     """The `<system-reminder>` notes Claude Code adds to prompts and tool output:
     `collapsed` (closed blocks) or `hidden`."""
 
+    search_tool_output = c.Type(bool, default=False)
+    """Put tool output (command output, file contents, diffs) in Material's search index.
+    Off by default: prompts, answers, thinking and tool calls are searchable; output
+    would flood the index."""
+
+    page_size = c.Type(int, default=150_000)
+    """How much a page holds, in characters of Markdown, before a long session (or
+    subagent) goes on in parts: pages of its own, linked to each other, cut before a
+    prompt. The default keeps pages under about 1 MB of HTML. `0` never splits."""
+
     response_usage = c.Type(bool, default=True)
     """After each of Claude's responses, a small line with its model and token usage."""
 

@@ -9,24 +9,30 @@ the sessions in the nav.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from datetime import datetime
 from importlib import resources
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+from pymdownx.superfences import fence_code_format
 
 from . import nav
 from .config import TranscriptsConfig
 from .pipeline import NavEntry, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
+from .render.markdown import OUTPUT_END, OUTPUT_START, PLAIN
 from .report import Level
 
 log = get_plugin_logger("claude-transcripts")
+
+_OUTPUT = re.compile(re.escape(OUTPUT_START) + ".*?" + re.escape(OUTPUT_END), re.DOTALL)
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
@@ -51,6 +57,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.started: dict[str, datetime | None] = {}
         self.options = RenderOptions()
         self.redactor = Redactor()
+        self._full_content: dict[str, str] = {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -59,6 +66,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 log.debug(f"added the Markdown extension '{name}'")
+        # Plain text is fenced as PLAIN, written as a bare <pre><code> (no Pygments).
+        fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+        if not any(f.get("name") == PLAIN for f in fences):
+            fences.append({"name": PLAIN, "class": PLAIN, "format": fence_code_format})
         self.options = RenderOptions(
             thinking=self.config.thinking,
             empty_thinking=self.config.empty_thinking,
@@ -66,6 +77,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             fold_lines=max(0, self.config.fold_lines),
             system_reminders=self.config.system_reminders,
             response_usage=self.config.response_usage,
+            search_tool_output=self.config.search_tool_output,
+            page_size=max(0, self.config.page_size),
             snippets="pymdownx.snippets" in config.markdown_extensions,
             title_format=self.config.title_format,
         )
@@ -129,7 +142,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
             log.info(f"{source.src_uri}: redacted {kinds}")
         for page in converted.pages:
-            self._add(files, config, File.generated(config, page.src_uri, content=page.markdown))
+            # Later parts of a long conversation are reached from its first part, not the nav.
+            inclusion = InclusionLevel.NOT_IN_NAV if page.part > 1 else InclusionLevel.UNDEFINED
+            self._add(files, config, File.generated(config, page.src_uri, content=page.markdown, inclusion=inclusion))
         for asset in converted.assets:
             self._add(files, config, File.generated(config, asset.src_uri, content=asset.content))
         self.entries[converted.nav.page] = converted.nav
@@ -152,6 +167,26 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             files.remove(file)
             if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
+
+    def _hide_output_from_search(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        """Before the search plugin reads a transcript page, take its tool output out:
+        output is not indexed (unless ``search_tool_output``), and this way it is not
+        even parsed, which is most of the time search indexing takes."""
+        if self.config.enabled and not self.config.search_tool_output and page.content and OUTPUT_START in page.content:
+            self._full_content[page.file.src_uri] = page.content
+            page.content = _OUTPUT.sub("", page.content)
+        return context
+
+    def _show_output_again(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        full = self._full_content.pop(page.file.src_uri, None)
+        if full is not None:
+            page.content = full
+        return context
+
+    on_page_context = CombinedEvent(
+        event_priority(50)(_hide_output_from_search),
+        event_priority(-50)(_show_output_again),
+    )
 
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.enabled or config.nav is not None:

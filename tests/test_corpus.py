@@ -81,7 +81,15 @@ def corpus_site(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def agent_pages(site: Path) -> dict[str, Path]:
-    return {p.parent.name.removeprefix("agent-"): p for p in site.rglob("agent-*/index.html")}
+    return {p.parent.name.removeprefix("agent-"): p for p in site.rglob("agent-*/index.html") if "-part-" not in p.parent.name}
+
+
+def with_parts(page: Path) -> list[Path]:
+    """A page and the later parts of its conversation (part-2/, agent-x-part-2/, ...)."""
+    folder = page.parent
+    if folder.name.startswith("agent-"):
+        return [page, *sorted(folder.parent.glob(f"{folder.name}-part-*/index.html"))]
+    return [page, *sorted(folder.glob("part-*/index.html"))]
 
 
 def nav_links(site: Path) -> set[str]:
@@ -119,13 +127,15 @@ def test_every_prompt_and_answer_is_on_its_page(corpus: Path, corpus_site: Path)
         own = page_dir(corpus_site, path, corpus) / "index.html"
         if path.name.startswith("agent-"):
             agent_id = next((e.get("agentId") for e in entries if e.get("agentId")), "")
-            pages = [agents[agent_id]] if agent_id in agents else [own]
+            main, others = with_parts(agents.get(agent_id, own)), []
         else:
-            pages = [own] + sorted(own.parent.glob("agent-*/index.html"))
-        read = [PageText(p) for p in pages if p.is_file()]
+            main = with_parts(own)
+            others = [p for agent in own.parent.glob("agent-*/index.html") for p in with_parts(agent)]
+        main_text = [PageText(p) for p in main if p.is_file()]
+        other_text = [PageText(p) for p in others]
         for number, entry in enumerate(entries, 1):
             inline_sidechain = entry.get("isSidechain") and not path.name.startswith("agent-")
-            candidates = read[1:] if inline_sidechain else read[:1]
+            candidates = other_text if inline_sidechain else main_text
             for text in texts(entry):
                 sequence = source_words(text)
                 checked += 1
@@ -164,9 +174,9 @@ def test_every_tool_call_and_result_is_on_its_page(corpus: Path, corpus_site: Pa
         own = page_dir(corpus_site, path, corpus) / "index.html"
         if path.name.startswith("agent-"):
             agent_id = next((e.get("agentId") for e in entries if e.get("agentId")), "")
-            pages = [agents.get(agent_id, own)]
+            pages = with_parts(agents.get(agent_id, own))
         else:
-            pages = [own] + sorted(own.parent.glob("agent-*/index.html"))
+            pages = with_parts(own) + [p for agent in own.parent.glob("agent-*/index.html") for p in with_parts(agent)]
         titles = [
             summary.get_text(" ")
             for page in pages
@@ -202,6 +212,11 @@ _LINE_NUMBER = re.compile(r"(?m)^ *\d+(?:→|\t)")
 
 def soup_of(page: Path) -> BeautifulSoup:
     return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+
+
+def test_no_page_is_larger_than_a_megabyte(corpus_site: Path) -> None:
+    largest = max(corpus_site.rglob("*.html"), key=lambda p: p.stat().st_size)
+    assert largest.stat().st_size < 1_000_000, largest
 
 
 def test_every_line_is_accounted_for(corpus: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Literal
 
 from .. import model as m
 from . import layout
+from .markdown import folded, unsearched
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class RenderOptions:
     system_reminders: Literal["collapsed", "hidden"] = "collapsed"
     fold_lines: int = 40  # tool output longer than this folds; 0 never folds
     response_usage: bool = True  # a line with the model and tokens after each response
+    search_tool_output: bool = False  # tool output in Material's search index
+    page_size: int = 150_000  # characters of Markdown a page holds before a conversation goes on in parts
     snippets: bool = False  # pymdownx.snippets is on: guard its include lines
     title_format: str = "{date} · {title}"
 
@@ -58,6 +61,13 @@ class PageContext:
 
     def __post_init__(self) -> None:
         self._agents = {a.id: a for a in self.session.agents}
+
+    def output(self, text: str, lang: str = "text", first_line: int | None = None, fold: int = 1) -> list[str]:
+        """Tool output: folded when long, and out of the search index unless configured."""
+        limit = self.options.fold_lines * fold
+        searchable = self.options.search_tool_output
+        lines = folded(text, lang, limit, first_line, searchable=searchable)
+        return lines if searchable else unsearched(lines)
 
     @property
     def responses(self) -> dict[str, m.Response]:

@@ -23,8 +23,12 @@ from markdown.treeprocessors import Treeprocessor
 MARKER = "<!-- claude-transcripts:page -->"
 
 # The raw HTML the renderer itself writes: the permalink of a message (the inline
-# pattern sees its opening and closing tags one at a time).
-_ANCHOR = re.compile(r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' title='Link to this message'>|</a>)$")
+# pattern sees its opening and closing tags one at a time), and the comments
+# around tool output.
+_ANCHOR = re.compile(
+    r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' title='Link to this message'>|</a>"
+    r"|<!--ct-output-->|<!--/ct-output-->)$"
+)
 _HREF = re.compile(
     r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+|[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$", re.IGNORECASE
 )

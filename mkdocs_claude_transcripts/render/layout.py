@@ -2,7 +2,9 @@
 
 A session file ``sessions/abc.jsonl`` becomes the page ``sessions/abc/index.md``
 (published at ``sessions/abc/``), and each of its subagents the page
-``sessions/abc/agent-<id>.md``, whatever folder the agent's file came from.
+``sessions/abc/agent-<id>.md``, whatever folder the agent's file came from. All
+pages of a session share one folder, so a link between two of them is the same
+from any of them.
 
 Folders whose names start with a dot (Claude Code keeps its files in
 ``.claude/``) lose the dot in page paths, since sites do not publish hidden
@@ -20,12 +22,13 @@ def base(source: str) -> str:
     return "/".join(part.lstrip(".") or "_" for part in parts)
 
 
-def session_page(source: str) -> str:
-    return base(source) + "/index.md"
+def session_page(source: str, part: int = 1) -> str:
+    """The session's page; a long session's later parts are ``part-2.md``, ``part-3.md``..."""
+    return base(source) + ("/index.md" if part == 1 else f"/part-{part}.md")
 
 
-def agent_page(source: str, agent_id: str) -> str:
-    return base(source) + f"/agent-{agent_id}.md"
+def agent_page(source: str, agent_id: str, part: int = 1) -> str:
+    return base(source) + (f"/agent-{agent_id}.md" if part == 1 else f"/agent-{agent_id}-part-{part}.md")
 
 
 def relative(target: str, from_page: str) -> str:

@@ -95,18 +95,31 @@ def heading(text: str) -> str:
     return f"# {escaped}"
 
 
-def fence(text: str, lang: str = "", first_line: int | None = None) -> list[str]:
-    """A code fence showing ``text`` verbatim, as lines; numbered from ``first_line`` if given."""
+# Text with no language is fenced as PLAIN: a fence the plugin registers with
+# pymdownx.superfences to be written as a bare <pre><code>, without Pygments, whose
+# highlighting of plain text costs time and fills pages with elements.
+PLAIN = "ct-text"
+
+
+def fence(text: str, lang: str = "", first_line: int | None = None, searchable: bool = True) -> list[str]:
+    """A code fence showing ``text`` verbatim, as lines; numbered from ``first_line``
+    if given; left out of the search index (Material's) unless ``searchable``."""
     text = clean(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    header = ticks + _language(lang)
-    if first_line is not None and first_line > 0:
-        header += f' linenums="{int(first_line)}"'
-    return [header, *lines, ticks]
+    lang = _language(lang)
+    numbered = first_line is not None and first_line > 0
+    if lang in ("", "text") and not numbered:
+        lang = PLAIN
+    attributes = [f'linenums="{int(first_line)}"'] if numbered else []  # type: ignore[arg-type]
+    if not searchable:
+        attributes.append('data-search-exclude=""')
+    if not attributes:
+        return [ticks + lang, *lines, ticks]
+    return [ticks + "{ ." + (lang or "text") + " " + " ".join(attributes) + " }", *lines, ticks]
 
 
 def prose(text: str) -> list[str]:
@@ -231,16 +244,29 @@ def block(kind: str, title: str, body: Iterable[str], *, collapsible: str | None
     return lines
 
 
-def folded(text: str, lang: str = "text", limit: int = 0, first_line: int | None = None) -> list[str]:
+# Comments around tool output, so that the plugin can leave it out of the page the
+# search index is made from (plugin.py), without parsing it.
+OUTPUT_START, OUTPUT_END = "<!--ct-output-->", "<!--/ct-output-->"
+
+
+def unsearched(lines: list[str]) -> list[str]:
+    """``lines`` marked as not to be searched."""
+    return [OUTPUT_START, "", *lines, "", OUTPUT_END]
+
+
+def folded(
+    text: str, lang: str = "text", limit: int = 0, first_line: int | None = None, searchable: bool = True
+) -> list[str]:
     """A fence showing ``text``, cut after ``limit`` lines (0: never) with the rest
     in a closed block that says how many lines it holds."""
     lines = clean(text).rstrip("\n").split("\n")
     if limit <= 0 or len(lines) <= limit + max(3, limit // 5):
-        return fence(text, lang, first_line)
+        return fence(text, lang, first_line, searchable)
     rest = len(lines) - limit
     after = None if first_line is None else first_line + limit
-    more = block("ct-more", f"{rest:,} more lines", fence("\n".join(lines[limit:]), lang, after), collapsible="closed")
-    return fence("\n".join(lines[:limit]), lang, first_line) + [""] + more
+    tail = fence("\n".join(lines[limit:]), lang, after, searchable)
+    more = block("ct-more", f"{rest:,} more lines", tail, collapsible="closed")
+    return fence("\n".join(lines[:limit]), lang, first_line, searchable) + [""] + more
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:

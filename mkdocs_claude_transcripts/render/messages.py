@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, fields, folded, image, inline, link, meta, prose
+from .markdown import block, fence, fields, image, inline, link, meta, prose
 from .text import strip_ansi
 from .tools import render_call
 
@@ -28,20 +28,26 @@ Renderer = Callable[[Any, PageContext], list[str]]
 _PLACEHOLDER = re.compile(r"\[Image #\d+\]")
 
 
-def messages_markdown(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
-    """The blocks of ``messages``, each response followed by its model and usage."""
+def message_chunks(messages: list[m.AnyMessage], ctx: PageContext) -> list[tuple[m.Message, list[str]]]:
+    """The blocks of ``messages``, one chunk each; a response's last part is followed
+    by the response's model and usage."""
     last_part: dict[str, int] = {}
     for index, message in enumerate(messages):
         response_id = getattr(message, "response_id", None)
         if response_id:
             last_part[response_id] = index
-    lines: list[str] = []
+    chunks: list[tuple[m.Message, list[str]]] = []
     for index, message in enumerate(messages):
-        lines += render_message(message, ctx)
+        lines = render_message(message, ctx)
         response_id = getattr(message, "response_id", None)
         if response_id and last_part.get(response_id) == index and ctx.options.response_usage:
             lines += _usage(ctx.responses.get(response_id))
-    return lines
+        chunks.append((message, lines))
+    return chunks
+
+
+def messages_markdown(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
+    return [line for _, lines in message_chunks(messages, ctx) for line in lines]
 
 
 def render_message(message: m.Message, ctx: PageContext) -> list[str]:
@@ -149,9 +155,9 @@ def _command_output(message: m.CommandOutput, ctx: PageContext) -> list[str]:
 def _output(stdout: str, stderr: str, ctx: PageContext) -> list[str]:
     lines: list[str] = []
     if stdout.strip():
-        lines += folded(strip_ansi(stdout), "text", ctx.options.fold_lines)
+        lines += ctx.output(strip_ansi(stdout))
     if stderr.strip():
-        lines += ["", "Error output:", ""] + folded(strip_ansi(stderr), "text", ctx.options.fold_lines)
+        lines += ["", "Error output:", ""] + ctx.output(strip_ansi(stderr))
     return lines
 
 
@@ -162,7 +168,7 @@ def _instructions(message: m.Instructions, ctx: PageContext) -> list[str]:
 
 def _shell_command(message: m.ShellCommand, ctx: PageContext) -> list[str]:
     session = "\n".join(filter(None, [f"$ {message.command}", strip_ansi(message.stdout).rstrip(), strip_ansi(message.stderr).rstrip()]))
-    return titled(USER, f"Bash mode · {message.command}", message, folded(session, "console", ctx.options.fold_lines))
+    return titled(USER, f"Bash mode · {message.command}", message, ctx.output(session, "console"))
 
 
 def _memory(message: m.Memory, ctx: PageContext) -> list[str]:
@@ -240,7 +246,7 @@ def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
 
 
 def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
-    body = folded(strip_ansi(message.text), "text", ctx.options.fold_lines) if message.text.strip() else ["*No output.*"]
+    body = ctx.output(strip_ansi(message.text)) if message.text.strip() else ["*No output.*"]
     body += _with_images("", message.images, ctx)
     kind = TOOL_ERROR if message.is_error else TOOL
     return titled(kind, "Result of a tool call made before this part of the transcript", message, body, "closed")

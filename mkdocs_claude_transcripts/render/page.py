@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -12,7 +13,7 @@ from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .guard import MARKER
 from .markdown import block, clean, heading, inline, link, meta, snippet_guard, web_link
-from .messages import AGENT, WARNING, messages_markdown
+from .messages import AGENT, WARNING, message_chunks
 
 
 @dataclass
@@ -21,6 +22,7 @@ class Page:
     title: str  # plain text, for the nav and the browser
     markdown: str
     agent_id: str | None = None
+    part: int = 1  # a long conversation is shown in parts; only part 1 is in the nav
 
 
 @dataclass
@@ -29,14 +31,41 @@ class RenderedSession:
     assets: list[Asset] = field(default_factory=list)
 
 
+Chunk = tuple[m.Message, list[str]]
+
+
 def render_session(session: m.Session, options: RenderOptions) -> RenderedSession:
+    """The pages of a session: its own, then its subagents', each in parts when long.
+
+    Messages are rendered once, then grouped into parts; every page of a session is
+    in the same folder, so a message renders the same on any of them. An agent's
+    page links back to the part of its parent that holds the call that started it.
+    """
     assets: dict[str, Asset] = {}
     source = session.source
+    found: dict[str, str] = {}  # anchor -> page that holds it
     main = PageContext(options, session, layout.session_page(source), assets=assets)
-    pages = [Page(main.page, page_title(session, options), _session_markdown(session, main))]
-    for agent in session.agents:
+    pages = _pages(
+        session.messages,
+        main,
+        title=page_title(session, options),
+        uri=lambda part: layout.session_page(source, part),
+        head=lambda: _facts(session) + _orphan(session) + _agent_list(session, None, main),
+        heading_text=session.title,
+        found=found,
+    )
+    for agent in _parents_first(session.agents):
         ctx = PageContext(options, session, layout.agent_page(source, agent.id), agent=agent, assets=assets)
-        pages.append(Page(ctx.page, agent.title, _agent_markdown(agent, ctx), agent_id=agent.id))
+        pages += _pages(
+            agent.messages,
+            ctx,
+            title=agent.title,
+            uri=lambda part, agent_id=agent.id: layout.agent_page(source, agent_id, part),
+            head=lambda agent=agent, ctx=ctx: _back_link(agent, ctx, found) + _agent_list(session, agent.id, ctx),
+            heading_text=agent.title,
+            found=found,
+            agent_id=agent.id,
+        )
     return RenderedSession(pages, list(assets.values()))
 
 
@@ -46,33 +75,120 @@ def page_title(session: m.Session, options: RenderOptions) -> str:
     return title.strip(" ·-") or session.title
 
 
-# ---------------------------------------------------------------- pages
+# ---------------------------------------------------------------- pages and parts
+
+# Messages that begin a turn of the user's: a long conversation is cut before one.
+_TURN_STARTS = (m.Prompt, m.Steering, m.SlashCommand, m.ShellCommand, m.Memory, m.CompactSummary, m.Compaction)
 
 
-def _session_markdown(session: m.Session, ctx: PageContext) -> str:
-    lines = _front_matter(page_title(session, ctx.options))
-    lines += [heading(session.title), ""]
-    lines += _facts(session)
-    if session.orphan_agent:
-        lines += block(WARNING, "Subagent without its session", ["The session that started this subagent is not in the site."])
-    lines += _agent_list(session, None, ctx)
-    lines += _messages(session.messages, ctx)
-    return _finish(lines, ctx)
+def _pages(
+    messages: list[m.AnyMessage],
+    ctx: PageContext,
+    *,
+    title: str,
+    uri: Callable[[int], str],
+    head: Callable[[], list[str]],
+    heading_text: str,
+    found: dict[str, str],
+    agent_id: str | None = None,
+) -> list[Page]:
+    parts = split(message_chunks(messages, ctx), ctx.options.page_size)
+    uris = [uri(number) for number in range(1, len(parts) + 1)]
+    for page_uri, part in zip(uris, parts):
+        for message, _ in part:
+            for anchor in _anchors(message):
+                found.setdefault(anchor, page_uri)
+    pages = []
+    for number, (page_uri, part) in enumerate(zip(uris, parts), 1):
+        many = len(parts) > 1
+        part_title = f"{title} (part {number} of {len(parts)})" if many and number > 1 else title
+        lines = _front_matter(part_title) + [heading(heading_text), ""]
+        if number == 1:
+            lines += head()
+        if many:
+            lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri)
+        body = [line for _, chunk in part for line in chunk]
+        lines += body or meta("This file holds no messages.")
+        if many:
+            lines += [""] + _part_links(number, uris, parts, page_uri)
+        pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))
+    return pages
 
 
-def _messages(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
-    if not messages:
-        return meta("This file holds no messages.")
-    return messages_markdown(messages, ctx)
+def split(chunks: list[Chunk], limit: int) -> list[list[Chunk]]:
+    """Group messages into parts of about ``limit`` characters (0: one part), cutting
+    before a turn of the user's; a turn longer than a part is cut where it must."""
+    parts: list[list[Chunk]] = [[]]
+    size = 0
+    for chunk in chunks:
+        length = sum(len(line) + 1 for line in chunk[1])
+        full = size + length > limit and (isinstance(chunk[0], _TURN_STARTS) or size > limit)
+        if limit and parts[-1] and full:
+            parts.append([])
+            size = 0
+        parts[-1].append(chunk)
+        size += length
+    return parts
 
 
-def _agent_markdown(agent: m.Agent, ctx: PageContext) -> str:
-    lines = _front_matter(agent.title)
-    lines += [heading(agent.title), ""]
-    lines += _back_link(agent, ctx)
-    lines += _agent_list(ctx.session, agent.id, ctx)
-    lines += _messages(agent.messages, ctx)
-    return _finish(lines, ctx)
+def _anchors(message: m.Message) -> list[str]:
+    found = [message.anchor] if message.anchor else []
+    if isinstance(message, m.ToolCall) and message.result is not None and message.result.anchor:
+        found.append(message.result.anchor)
+    if isinstance(message, m.Branch):
+        for inner in message.messages:
+            found += _anchors(inner)
+    return found
+
+
+def _part_list(uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
+    items = []
+    for number, (part_uri, part) in enumerate(zip(uris, parts), 1):
+        label = f"Part {number}" + _part_label(part)
+        items.append("- " + (f"**{inline(label)}** (this page)" if part_uri == page else link(label, layout.relative(part_uri, page))))
+    return meta(f"This conversation is long: it is shown in {len(parts)} parts.") + [""] + items + [""]
+
+
+def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
+    links = [f"Part {number} of {len(parts)}"]
+    if number > 1:
+        links.append(link("← previous part", layout.relative(uris[number - 2], page)))
+    if number < len(parts):
+        links.append(link("next part →", layout.relative(uris[number], page)))
+    if number > 2:
+        links.append(link("first part", layout.relative(uris[0], page)))
+    return meta(" · ".join(links)) + [""]
+
+
+def _part_label(part: list[Chunk]) -> str:
+    first = next((message for message, _ in part if isinstance(message, _TURN_STARTS)), part[0][0] if part else None)
+    if first is None:
+        return ""
+    when = first.timestamp.astimezone(timezone.utc).strftime(" · %H:%M") if first.timestamp else ""
+    text = getattr(first, "text", "") or getattr(first, "name", "")
+    return when + (" · " + " ".join(text.split())[:60] if text.strip() else "")
+
+
+def _parents_first(agents: list[m.Agent]) -> list[m.Agent]:
+    """Agents in an order where each comes after the agent that started it."""
+    placed: set[str | None] = {None}
+    ordered: list[m.Agent] = []
+    waiting = list(agents)
+    while waiting:
+        ready = [a for a in waiting if a.parent in placed]
+        if not ready:  # a parent that is not among them: keep the rest as they are
+            ready = waiting
+        for agent in ready:
+            ordered.append(agent)
+            placed.add(agent.id)
+        waiting = [a for a in waiting if a.id not in placed]
+    return ordered
+
+
+def _orphan(session: m.Session) -> list[str]:
+    if not session.orphan_agent:
+        return []
+    return block(WARNING, "Subagent without its session", ["The session that started this subagent is not in the site."])
 
 
 def _front_matter(title: str) -> list[str]:
@@ -131,25 +247,23 @@ def _agent_list(session: m.Session, parent: str | None, ctx: PageContext) -> lis
     return block(AGENT, "Subagents", items, collapsible="closed")
 
 
-def _back_link(agent: m.Agent, ctx: PageContext) -> list[str]:
+def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str]) -> list[str]:
     session = ctx.session
     if agent.parent is None:
         parent_page, parent_title = layout.session_page(session.source), session.title
     else:
         parent_page = layout.agent_page(session.source, agent.parent)
         parent_title = ctx.agent_title(agent.parent)
-    target = layout.relative(parent_page, ctx.page)
-    if agent.tool_use_id:
-        anchor = _call_anchor(session, agent)
-        text = f"Started by a tool call in {link(parent_title, target + ('#' + anchor if anchor else ''))}."
-    else:
-        text = f"Part of {link(parent_title, target)}."
-    return meta(text) + [""]
+    anchor = _call_anchor(session, agent) if agent.tool_use_id else ""
+    if anchor:
+        target = layout.relative(found.get(anchor, parent_page), ctx.page) + "#" + anchor
+        return meta(f"Started by a tool call in {link(parent_title, target)}.") + [""]
+    return meta(f"Part of {link(parent_title, layout.relative(parent_page, ctx.page))}.") + [""]
 
 
 def _call_anchor(session: m.Session, agent: m.Agent) -> str:
     owner = session.messages if agent.parent is None else (session.agent(agent.parent) or agent).messages
-    for message in owner:
+    for message in m.walk(owner):
         if isinstance(message, m.ToolCall) and message.id == agent.tool_use_id:
             return message.anchor
     return ""

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, folded, image, inline, link, meta, prose, table
+from .markdown import block, fence, image, inline, link, meta, prose, table
 from .text import agent_answer, first_line, numbered, split_reminders, strip_ansi
 
 _KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "title", "skill", "prompt", "name")
@@ -79,7 +79,7 @@ def input_table(values: dict[str, Any]) -> list[str]:
 
 def text_output(result: m.ToolResult, ctx: PageContext, lang: str = "text") -> list[str]:
     if result.text.strip():
-        return folded(strip_ansi(result.text), lang, ctx.options.fold_lines)
+        return ctx.output(strip_ansi(result.text), lang)
     return [] if result.images else ["*No output.*"]
 
 
@@ -124,7 +124,7 @@ class BashView(ToolView):
         if shell.interpretation:
             facts.append(shell.interpretation)
         if shell.stderr.strip() and shell.stderr.strip() not in result.text:
-            lines += ["", "Error output:", ""] + folded(strip_ansi(shell.stderr), "text", ctx.options.fold_lines)
+            lines += ["", "Error output:", ""] + ctx.output(strip_ansi(shell.stderr))
         return lines + ([""] + _status(*facts) if facts else [])
 
 
@@ -173,7 +173,7 @@ class ReadView(ToolView):
         text, reminders = split_reminders(result.text)
         code, start = numbered(text)
         lang = language_of(args.file_path) or ("text" if start else "")
-        lines = folded(code, lang, ctx.options.fold_lines, start)
+        lines = ctx.output(code, lang, start)
         if ctx.options.system_reminders != "hidden":
             for reminder in reminders:
                 lines += [""] + block("ct-reminder", "System reminder", prose(reminder), collapsible="closed")
@@ -185,7 +185,7 @@ class WriteView(ToolView):
         return ctx.short_path(args.file_path)
 
     def input(self, call: m.ToolCall, args: m.WriteInput, ctx: PageContext) -> list[str]:
-        return folded(args.content, language_of(args.file_path), ctx.options.fold_lines)
+        return ctx.output(args.content, language_of(args.file_path))
 
 
 class EditView(ToolView):
@@ -201,11 +201,11 @@ class EditView(ToolView):
             text = "\n".join(
                 f"@@ -{h.old_start},{h.old_lines} +{h.new_start},{h.new_lines} @@\n" + "\n".join(h.lines) for h in patch.hunks
             )
-            return folded(text, "diff", ctx.options.fold_lines * 2)
+            return ctx.output(text, "diff", fold=2)
         edits = args.edits if isinstance(args, m.MultiEditInput) else [args]
         lines: list[str] = []
         for edit in edits:
-            lines += folded(diff(edit.old_string, edit.new_string), "diff", ctx.options.fold_lines * 2) + [""]
+            lines += ctx.output(diff(edit.old_string, edit.new_string), "diff", fold=2) + [""]
             if edit.replace_all:
                 lines += _status("every occurrence replaced")
         return lines
@@ -218,7 +218,7 @@ class NotebookEditView(ToolView):
 
     def input(self, call: m.ToolCall, args: m.NotebookEditInput, ctx: PageContext) -> list[str]:
         lang = "markdown" if args.cell_type == "markdown" else "python"
-        return _status(args.edit_mode, args.cell_type) + folded(args.new_source, lang, ctx.options.fold_lines)
+        return _status(args.edit_mode, args.cell_type) + ctx.output(args.new_source, lang)
 
 
 class SearchView(ToolView):
@@ -462,7 +462,7 @@ class ArtifactView(ToolView):
     def input(self, call: m.ToolCall, args: m.ArtifactInput, ctx: PageContext) -> list[str]:
         lang = language_of(args.path) or {"html": "html", "markdown": "markdown", "md": "markdown"}.get(args.type, "text")
         rest = {k: v for k, v in call.input.items() if k not in ("content", "title")}
-        return input_table(rest) + [""] + folded(args.content, lang, ctx.options.fold_lines)
+        return input_table(rest) + [""] + ctx.output(args.content, lang)
 
 
 class McpView(ToolView):

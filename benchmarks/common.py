@@ -1,0 +1,145 @@
+"""Shared helpers of the benchmarks: sites made from a corpus, timed runs, memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("CLAUDE_TRANSCRIPTS_CORPUS", ROOT.parent / "shared" / "corpus"))
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+MKDOCS_YML = """site_name: Benchmark
+theme:
+  name: material
+plugins:
+  - search
+{plugins}
+markdown_extensions:
+  - admonition
+  - attr_list
+  - pymdownx.details
+  - pymdownx.superfences
+  - pymdownx.highlight
+  - tables
+"""
+
+
+@dataclass
+class Run:
+    seconds: float
+    peak_mb: float  # largest resident set of the child process
+    output: str
+
+
+def run(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
+    """Run a command; return its wall time and the peak memory of that child alone."""
+    wrapper = [sys.executable, "-c", _MEASURE, *command]
+    started = time.perf_counter()
+    done = subprocess.run(wrapper, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    peak = float(done.stderr.strip().splitlines()[-1])
+    return Run(seconds, peak, done.stdout + done.stderr)
+
+
+# Runs the command as a grandchild, so that its peak memory is the only one counted.
+_MEASURE = """
+import resource, subprocess, sys
+code = subprocess.call(sys.argv[1:])
+sys.stderr.write("\\n%f\\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))
+sys.exit(code)
+"""
+
+
+def transcript_dirs(corpus: Path) -> list[Path]:
+    """Folders that hold session files directly (Claude Code's project folders)."""
+    found = set()
+    for path in corpus.rglob("*.jsonl"):
+        if "subagents" not in path.parts and not path.name.startswith("agent-") and path.name != "journal.jsonl":
+            found.add(path.parent)
+    return sorted(found)
+
+
+def corpus_bytes(corpus: Path) -> int:
+    return sum(p.stat().st_size for p in corpus.rglob("*.jsonl"))
+
+
+def copy_corpus(corpus: Path, target: Path, megabytes: float) -> int:
+    """Fill ``target`` with copies of the corpus's project folders, each copy with fresh
+    session ids, until it holds about ``megabytes`` of transcripts. Returns the bytes."""
+    total, round_ = 0, 0
+    limit = megabytes * 1024 * 1024
+    while total < limit:
+        for folder in transcript_dirs(corpus):
+            if total >= limit:
+                break
+            destination = target / f"copy{round_}" / folder.relative_to(corpus)
+            total += _copy_with_fresh_ids(folder, destination)
+        round_ += 1
+    return total
+
+
+def _copy_with_fresh_ids(folder: Path, destination: Path) -> int:
+    mapping: dict[str, str] = {}
+
+    def fresh(match: re.Match[str]) -> str:
+        return mapping.setdefault(match.group(), str(uuid.uuid4()))
+
+    copied = 0
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        relative = _UUID.sub(fresh, str(path.relative_to(folder)))
+        out = destination / relative
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix in (".jsonl", ".json"):
+            text = _UUID.sub(fresh, path.read_text(encoding="utf-8", errors="replace"))
+            out.write_text(text, encoding="utf-8")
+            copied += len(text.encode()) if path.suffix == ".jsonl" else 0
+        else:
+            shutil.copyfile(path, out)
+    return copied
+
+
+def make_site(root: Path, plugins: str = "  - claude-transcripts") -> Path:
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "index.md").write_text("# Transcripts\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text(MKDOCS_YML.format(plugins=plugins), encoding="utf-8")
+    return root
+
+
+def mkdocs(root: Path) -> Run:
+    return run([str(Path(sys.executable).with_name("mkdocs")), "build", "-q", "-f", str(root / "mkdocs.yml")])
+
+
+def largest_page_kb(site: Path) -> float:
+    return max((p.stat().st_size for p in site.rglob("*.html")), default=0) / 1024
+
+
+def search_index_mb(site: Path) -> float:
+    index = site / "search" / "search_index.json"
+    return index.stat().st_size / 1024 / 1024 if index.exists() else 0.0
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines.insert(1, "-|-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def dump(name: str, data: dict) -> None:
+    out = ROOT / "benchmarks" / "results"
+    out.mkdir(exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
