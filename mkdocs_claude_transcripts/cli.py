@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from .coverage import coverage
+from .reference import markdown_table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,9 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("coverage", help="count the kinds of entry, block and tool in transcripts, and what shows each")
     report.add_argument("paths", nargs="+", help="transcript files or folders holding them")
+    commands.add_parser("config-reference", help="print the table of the plugin's options, as in the README")
     args = parser.parse_args(argv)
     if args.command == "coverage":
         print(coverage(args.paths).text())
+    elif args.command == "config-reference":
+        print(markdown_table())
     return 0
 
 

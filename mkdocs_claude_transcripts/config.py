@@ -26,8 +26,8 @@ class TranscriptsConfig(base.Config):
     left alone whatever this says."""
 
     exclude = _patterns("")
-    """Transcripts to leave out, as gitignore-style patterns, one per line. Applies to
-    session files; a session's subagents follow their session."""
+    """Transcripts to leave out of the site, as gitignore-style patterns, one per line.
+    A session's subagents follow their session."""
 
     thinking = c.Choice(("shown", "collapsed", "hidden"), default="collapsed")
     """How Claude's thinking is shown: `shown` (an open block), `collapsed` (a closed
@@ -64,7 +64,8 @@ class TranscriptsConfig(base.Config):
     redact = c.Type(bool, default=True)
     """Replace API keys, tokens, private keys and passwords found in transcripts with a
     marker naming their kind, such as `[REDACTED:github-token]`, everywhere they would
-    reach the site. docs/safety.md lists the kinds."""
+    reach the site (pages, titles, nav, search index, copied files).
+    [docs/safety.md](docs/safety.md) lists the kinds."""
 
     redact_patterns = c.DictOfItems(c.Type(str), default={})
     """More things to redact: a name for each kind, and a regular expression. A group
@@ -76,6 +77,14 @@ class TranscriptsConfig(base.Config):
     shorten_home = c.Type(bool, default=True)
     """Shorten home folders in transcript text (`/Users/alice/`, `/home/alice/`,
     `C:\\Users\\alice\\`) to `~/`."""
+
+    cache = c.Type(bool, default=True)
+    """Keep converted sessions and rendered pages in `cache_dir`, so that a rebuild
+    only redoes the sessions that changed."""
+
+    cache_dir = c.Type(str, default=".cache/claude-transcripts")
+    """Where the cache is kept, relative to `mkdocs.yml`. It must be outside
+    `docs_dir`, and can be deleted at any time."""
 
     copy_jsonl = c.Type(bool, default=False)
     """Also publish the transcript `.jsonl` files themselves, redacted as the pages are.

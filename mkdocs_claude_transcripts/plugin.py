@@ -9,8 +9,12 @@ the sessions in the nav.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import shutil
+import tempfile
 from collections import Counter
+from dataclasses import asdict
 from datetime import datetime
 from importlib import resources
 
@@ -22,17 +26,20 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from pymdownx.superfences import fence_code_format
 
-from . import nav
+from . import __version__, nav
+from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .pipeline import NavEntry, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
 from .render.markdown import OUTPUT_END, OUTPUT_START, PLAIN
 from .report import Level
+from .toc import toc_from_json, toc_to_json
 
 log = get_plugin_logger("claude-transcripts")
 
 _OUTPUT = re.compile(re.escape(OUTPUT_START) + ".*?" + re.escape(OUTPUT_END), re.DOTALL)
+_TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
@@ -57,6 +64,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.started: dict[str, datetime | None] = {}
         self.options = RenderOptions()
         self.redactor = Redactor()
+        self.cache: Cache | None = None
+        self._scratch: str | None = None  # the cache of this build alone, when caching is off
+        self._ours: set[str] = set()  # src_uris of the pages this plugin adds
+        self._page_keys: dict[str, str] = {}  # page -> key of its HTML in the cache
+        self._cached_html: dict[str, dict] = {}  # page -> its HTML from the cache
         self._full_content: dict[str, str] = {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
@@ -93,7 +105,20 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             allow=self.config.redact_allow,
         )
         config.extra_css.append(STYLESHEET)
+        self.cache = Cache(self._cache_dir(config), fingerprint(__version__, code_fingerprint(), asdict(self.options), self.redactor.settings()))
+        self._markdown_settings = fingerprint(config.markdown_extensions, config.mdx_configs, config.use_directory_urls)
         return config
+
+    def _cache_dir(self, config: MkDocsConfig) -> str:
+        if not self.config.cache:
+            self._scratch = tempfile.mkdtemp(prefix="claude-transcripts-")
+            return self._scratch
+        base = os.path.dirname(config.config_file_path or "") or os.getcwd()
+        folder = os.path.realpath(os.path.join(base, self.config.cache_dir))
+        docs = os.path.realpath(config.docs_dir)
+        if folder == docs or folder.startswith(docs + os.sep):
+            raise PluginError(f"claude-transcripts: cache_dir '{self.config.cache_dir}' is inside docs_dir; choose a folder outside it")
+        return folder
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
@@ -134,27 +159,31 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         """Add the pages of one session to the site; log its problems and redactions."""
         if source.orphan_agent is not None:
             log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
-        converted = convert_session(source, self.options, self.redactor)
-        problems = [problem for report in converted.reports for problem in report.problems]
-        for problem in problems:
+        assert self.cache is not None
+        key = self.cache.session_key(source)
+        stored = self.cache.load_session(key)
+        if stored is None:
+            stored = self.cache.store_session(key, convert_session(source, self.options, self.redactor))
+        for problem in stored.problems:
             log.log(logging.INFO if problem.level is Level.INFO else logging.WARNING, str(problem))
-        if converted.redactions:
-            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(converted.redactions.items()))
+        if stored.redactions:
+            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(stored.redactions.items()))
             log.info(f"{source.src_uri}: redacted {kinds}")
-        for page in converted.pages:
+        for page in stored.pages:
             # Later parts of a long conversation are reached from its first part, not the nav.
             inclusion = InclusionLevel.NOT_IN_NAV if page.part > 1 else InclusionLevel.UNDEFINED
-            self._add(files, config, File.generated(config, page.src_uri, content=page.markdown, inclusion=inclusion))
-        for asset in converted.assets:
-            self._add(files, config, File.generated(config, asset.src_uri, content=asset.content))
-        self.entries[converted.nav.page] = converted.nav
-        self.by_source[source.src_uri] = converted.nav
-        self.started[converted.nav.page] = converted.started
+            self._add(files, config, File.generated(config, page.src_uri, abs_src_path=page.path, inclusion=inclusion))
+            self._ours.add(page.src_uri)
+        for src_uri, path in stored.assets:
+            self._add(files, config, File.generated(config, src_uri, abs_src_path=path))
+        self.entries[stored.nav.page] = stored.nav
+        self.by_source[source.src_uri] = stored.nav
+        self.started[stored.nav.page] = stored.started
         return Counter(
             sessions=1,
-            subagents=len(converted.pages) - 1,
-            problems=len(problems),
-            redacted=sum(converted.redactions.values()),
+            subagents=sum(1 for page in stored.pages if page.agent_id and page.part == 1),
+            problems=len(stored.problems),
+            redacted=sum(stored.redactions.values()),
         )
 
     def _take_out(self, claimed: set[str], files: Files, config: MkDocsConfig) -> None:
@@ -168,13 +197,50 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
 
+    @event_priority(-100)  # last: what is rendered is what the other plugins made of it
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        """A page rendered before, from the same Markdown, is not rendered again: its
+        HTML comes from the cache (in ``on_page_content``)."""
+        if self.cache is None or page.file.src_uri not in self._ours:
+            return markdown
+        key = self.cache.page_key(markdown, page.url, self._markdown_settings)
+        cached = self.cache.load_html(key)
+        if cached is not None:
+            self._cached_html[page.file.src_uri] = cached
+            return ""
+        self._page_keys[page.file.src_uri] = key
+        return markdown
+
+    @event_priority(100)  # first: the other plugins see the page's real HTML
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        source = page.file.src_uri
+        cached = self._cached_html.pop(source, None)
+        if cached is not None:
+            page.toc = toc_from_json(cached["toc"])
+            page.present_anchor_ids = set(cached["anchors"])
+            return cached["html"]
+        key = self._page_keys.pop(source, None)
+        if key is not None and self.cache is not None:
+            self.cache.store_html(key, html, toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
+        return html
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        if self.cache is not None:
+            self.cache.prune()
+        if self._scratch:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+
     def _hide_output_from_search(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
-        """Before the search plugin reads a transcript page, take its tool output out:
-        output is not indexed (unless ``search_tool_output``), and this way it is not
-        even parsed, which is most of the time search indexing takes."""
-        if self.config.enabled and not self.config.search_tool_output and page.content and OUTPUT_START in page.content:
-            self._full_content[page.file.src_uri] = page.content
-            page.content = _OUTPUT.sub("", page.content)
+        """Before the search plugin reads a transcript page, give it the page's text
+        alone: without tool output (not indexed, unless ``search_tool_output``), and
+        without tags but headings, which split a page into sections of the index.
+        Parsing tags is most of the time search indexing takes, and a transcript page
+        has tens of thousands of them (highlighted code is a tag a word)."""
+        if page.file.src_uri not in self._ours or not page.content:
+            return context
+        self._full_content[page.file.src_uri] = page.content
+        text = page.content if self.config.search_tool_output else _OUTPUT.sub("", page.content)
+        page.content = _TAG.sub(" ", text)
         return context
 
     def _show_output_again(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:

@@ -116,6 +116,10 @@ class Redactor:
         whole = match.start()
         return match.group()[: start - whole] + marker + match.group()[end - whole :]
 
+    def settings(self) -> dict[str, Any]:
+        """What decides the output of this redactor (for telling when a cache is stale)."""
+        return {"enabled": self.enabled, "home": self.shorten_home, "extra": dict(self.extra), "allow": sorted(self._allow)}
+
     def data(self, value: Any) -> Any:
         """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
         if isinstance(value, str):

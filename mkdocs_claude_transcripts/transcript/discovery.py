@@ -65,12 +65,16 @@ class SessionSource:
     session_id: str
     agents: list[AgentSource] = field(default_factory=list)
     tool_results: dict[str, str] = field(default_factory=dict)  # tool_use_id -> path
-    companions: list[str] = field(default_factory=list)  # src_uris of files that belong to it
+    companions: list[SourceFile] = field(default_factory=list)  # files that belong to it (agents' meta, tool results)
     orphan_agent: AgentSource | None = None  # set when this "session" is an agent whose session is missing
 
     @property
     def stem(self) -> str:
         return posixpath.splitext(self.src_uri)[0]
+
+    def paths(self) -> list[str]:
+        """Every file the session is read from, for telling whether it changed."""
+        return [self.path, *(a.path for a in self.agents), *(f.path for f in self.companions)]
 
 
 @dataclass
@@ -129,16 +133,16 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
             owner.agents.append(agent)
 
     claimed: set[str] = set()
+    _collect_companions(by_stem, files)
     for s in sessions:
-        _collect_companions(s, files)
         claimed.add(s.src_uri)
-        claimed.update(s.companions)
+        claimed.update(f.src_uri for f in s.companions)
     for s in sessions + orphans:
         for agent in s.agents + ([s.orphan_agent] if s.orphan_agent else []):
             claimed.add(agent.src_uri)
             for extra in _agent_companions(agent, by_uri):
-                if extra not in claimed:
-                    claimed.add(extra)
+                if extra.src_uri not in claimed:
+                    claimed.add(extra.src_uri)
                     s.companions.append(extra)
     claimed.update(f.src_uri for f in empty)
     return Discovery(sessions + orphans, empty, claimed, strangers)
@@ -236,23 +240,27 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
         agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))
 
 
-def _agent_companions(agent: AgentSource, by_uri: dict[str, SourceFile]) -> list[str]:
+def _agent_companions(agent: AgentSource, by_uri: dict[str, SourceFile]) -> list[SourceFile]:
     """Files that travel with an agent file: its meta.json, and a workflow run's journal."""
     base = agent.src_uri[: -len(".jsonl")]
     folder = posixpath.dirname(agent.src_uri)
     found = [base + ".meta.json"]
     if agent.workflow_run:
         found.append(posixpath.join(folder, "journal.jsonl"))
-    return [uri for uri in found if uri in by_uri]
+    return [by_uri[uri] for uri in found if uri in by_uri]
 
 
-def _collect_companions(session: SessionSource, files: list[SourceFile]) -> None:
+def _collect_companions(by_stem: dict[str, SessionSource], files: list[SourceFile]) -> None:
     """Everything under ``<session>/subagents``, ``/tool-results`` and ``/workflows``."""
-    prefixes = tuple(f"{session.stem}/{name}/" for name in _COMPANION_DIRS)
-    results = f"{session.stem}/tool-results/"
     for f in files:
-        if f.src_uri.startswith(prefixes):
-            session.companions.append(f.src_uri)
-            if f.src_uri.startswith(results) and f.src_uri.endswith(".txt"):
-                tool_use_id = posixpath.splitext(posixpath.basename(f.src_uri))[0]
-                session.tool_results[tool_use_id] = f.path
+        parts = f.src_uri.split("/")
+        for index, part in enumerate(parts[:-1]):
+            if part not in _COMPANION_DIRS or index == 0:
+                continue
+            session = by_stem.get("/".join(parts[:index]))
+            if session is None:
+                continue
+            session.companions.append(f)
+            if part == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt"):
+                session.tool_results[posixpath.splitext(parts[-1])[0]] = f.path
+            break

@@ -1,0 +1,190 @@
+"""A cache of converted sessions and of rendered pages, kept outside ``docs_dir``.
+
+Two kinds of entry, each a folder or a file named by a key:
+
+* a session: its pages (Markdown), images, nav entry, problems and redaction
+  counts, keyed by the session's files (path, size, modification time) and by
+  everything that shapes the output (the plugin's code and options);
+* a page's HTML, with its table of contents and anchors, keyed by the page's
+  Markdown, its URL and the Markdown configuration.
+
+Either kind can be deleted at any time: a missing entry is made again. Writes go
+through a temporary file and a rename, so a build that stops halfway leaves no
+half-written entry. Entries not used by a build are removed at its end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .pipeline import Converted, NavEntry
+from .report import Level, Problem
+from .transcript.discovery import SessionSource
+
+_PACKAGE = Path(__file__).parent
+
+
+def code_fingerprint() -> str:
+    """A hash of this package's code: a new version, or a change, invalidates the cache."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".css") and path.is_file():
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(*parts: Any) -> str:
+    """A stable hash of settings (functions are named, not located in memory)."""
+    text = json.dumps(parts, sort_keys=True, default=lambda o: getattr(o, "__qualname__", type(o).__name__))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class StoredPage:
+    src_uri: str
+    title: str
+    part: int
+    agent_id: str | None
+    path: str  # the Markdown, in the cache
+
+
+@dataclass
+class StoredSession:
+    nav: NavEntry
+    started: datetime | None
+    pages: list[StoredPage]
+    assets: list[tuple[str, str]]  # (src_uri, path in the cache)
+    problems: list[Problem]
+    redactions: Counter[str] = field(default_factory=Counter)
+
+
+class Cache:
+    def __init__(self, root: str | Path, settings: str) -> None:
+        self.root = Path(root)
+        self.settings = settings
+        self._used: set[Path] = set()
+
+    # ------------------------------------------------------------ sessions
+
+    def session_key(self, source: SessionSource) -> str:
+        files = []
+        for path in source.paths():
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            files.append((path, stat.st_size, stat.st_mtime_ns))
+        return fingerprint(self.settings, source.src_uri, files)
+
+    def load_session(self, key: str) -> StoredSession | None:
+        folder = self.root / "sessions" / key
+        try:
+            data = json.loads((folder / "session.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        stored = _session_from_json(data, folder)
+        if not all(os.path.exists(page.path) for page in stored.pages):
+            return None
+        self._used.add(folder)
+        return stored
+
+    def store_session(self, key: str, converted: Converted) -> StoredSession:
+        final = self.root / "sessions" / key
+        final.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=final.parent))
+        pages = []
+        for number, page in enumerate(converted.pages):
+            name = f"page-{number}.md"
+            (work / name).write_text(page.markdown, encoding="utf-8")
+            pages.append({"src_uri": page.src_uri, "title": page.title, "part": page.part, "agent_id": page.agent_id, "file": name})
+        assets = []
+        for number, asset in enumerate(converted.assets):
+            name = f"asset-{number}"
+            (work / name).write_bytes(asset.content)
+            assets.append({"src_uri": asset.src_uri, "file": name})
+        data = {
+            "nav": _nav_to_json(converted.nav),
+            "started": converted.started.isoformat() if converted.started else None,
+            "pages": pages,
+            "assets": assets,
+            "problems": [
+                {"path": p.path, "line": p.line, "message": p.message, "level": p.level.value}
+                for report in converted.reports
+                for p in report.problems
+            ],
+            "redactions": dict(converted.redactions),
+        }
+        (work / "session.json").write_text(json.dumps(data), encoding="utf-8")
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(work, final)
+        self._used.add(final)
+        return _session_from_json(data, final)
+
+    # ------------------------------------------------------------ pages
+
+    def page_key(self, markdown: str, url: str, markdown_settings: str) -> str:
+        return fingerprint(self.settings, markdown_settings, url, hashlib.sha256(markdown.encode()).hexdigest())
+
+    def load_html(self, key: str) -> dict[str, Any] | None:
+        path = self.root / "html" / key[:2] / f"{key}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        self._used.add(path)
+        return data
+
+    def store_html(self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str]) -> None:
+        path = self.root / "html" / key[:2] / f"{key}.json"
+        _write_atomically(path, json.dumps({"html": html, "toc": toc, "anchors": anchors}))
+        self._used.add(path)
+
+    # ------------------------------------------------------------ upkeep
+
+    def prune(self) -> None:
+        """Remove the entries this build did not use."""
+        for folder in (self.root / "sessions").glob("*"):
+            if folder not in self._used:
+                shutil.rmtree(folder, ignore_errors=True)
+        for path in (self.root / "html").glob("*/*.json"):
+            if path not in self._used:
+                path.unlink(missing_ok=True)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(temporary, path)
+
+
+def _nav_to_json(entry: NavEntry) -> dict[str, Any]:
+    return {"title": entry.title, "page": entry.page, "children": [_nav_to_json(c) for c in entry.children]}
+
+
+def _nav_from_json(data: dict[str, Any]) -> NavEntry:
+    return NavEntry(data["title"], data["page"], [_nav_from_json(c) for c in data["children"]])
+
+
+def _session_from_json(data: dict[str, Any], folder: Path) -> StoredSession:
+    return StoredSession(
+        nav=_nav_from_json(data["nav"]),
+        started=datetime.fromisoformat(data["started"]) if data["started"] else None,
+        pages=[
+            StoredPage(p["src_uri"], p["title"], p["part"], p["agent_id"], str(folder / p["file"])) for p in data["pages"]
+        ],
+        assets=[(a["src_uri"], str(folder / a["file"])) for a in data["assets"]],
+        problems=[Problem(p["path"], p["line"], p["message"], Level(p["level"])) for p in data["problems"]],
+        redactions=Counter(data["redactions"]),
+    )

@@ -1,0 +1,94 @@
+"""The cache: a rebuild redoes only what changed, and the cache is safe to delete."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import Abort, PluginError
+
+from mkdocs_claude_transcripts import plugin as plugin_module
+
+from .conftest import ROOT, build, copy_tree, make_site
+
+S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
+
+
+@pytest.fixture
+def site_root(tmp_path: Path) -> Path:
+    root = make_site(tmp_path)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    return root
+
+
+@pytest.fixture
+def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sessions each build converts (the others come from the cache)."""
+    done: list[str] = []
+    convert = plugin_module.convert_session
+
+    def counting(source, *args, **kwargs):
+        done.append(source.src_uri)
+        return convert(source, *args, **kwargs)
+
+    monkeypatch.setattr(plugin_module, "convert_session", counting)
+    return done
+
+
+def html_of(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "t").rglob("*.html")}
+
+
+def test_a_rebuild_with_no_change_converts_nothing_and_gives_the_same_site(site_root: Path, conversions: list[str]) -> None:
+    first = html_of(build(site_root))
+    assert len(conversions) == 3
+    conversions.clear()
+    second = html_of(build(site_root))
+    assert conversions == []
+    assert second == first
+
+
+def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversions: list[str]) -> None:
+    build(site_root)
+    conversions.clear()
+    path = site_root / "docs" / "t" / f"{S1}.jsonl"
+    line = {"type": "user", "uuid": "99999999-0000-4000-8000-000000000000", "sessionId": S1,
+            "timestamp": "2025-11-04T09:59:00.000Z", "message": {"role": "user", "content": "One more question, appended."}}  # fmt: skip
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    site = build(site_root)
+    assert conversions == [f"t/{S1}.jsonl"]
+    assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
+
+
+def test_other_options_convert_everything_again(site_root: Path, conversions: list[str]) -> None:
+    build(site_root)
+    conversions.clear()
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      thinking: hidden"))
+    build(site_root)
+    assert len(conversions) == 3
+
+
+def test_the_cache_can_be_deleted(site_root: Path, conversions: list[str]) -> None:
+    first = html_of(build(site_root))
+    shutil.rmtree(site_root / ".cache")
+    conversions.clear()
+    assert html_of(build(site_root)) == first
+    assert len(conversions) == 3
+
+
+def test_without_the_cache_nothing_is_kept(site_root: Path) -> None:
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      cache: false"))
+    build(site_root)
+    assert not (site_root / ".cache").exists()
+
+
+def test_the_cache_may_not_be_in_docs_dir(site_root: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      cache_dir: docs/cache"))
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_root)
+    assert any("is inside docs_dir" in r.getMessage() for r in caplog.records)
+    assert not (site_root / "docs" / "cache").exists()
