@@ -86,6 +86,9 @@ class Cache:
             files.append((path, stat.st_size, stat.st_mtime_ns))
         return fingerprint(self.settings, source.src_uri, files)
 
+    def has_session(self, key: str) -> bool:
+        return (self.root / "sessions" / key / "session.json").exists()
+
     def load_session(self, key: str) -> StoredSession | None:
         folder = self.root / "sessions" / key
         try:
@@ -144,6 +147,9 @@ class Cache:
         self._used.add(path)
         return data
 
+    def has_html(self, key: str) -> bool:
+        return (self.root / "html" / key[:2] / f"{key}.json").exists()
+
     def store_html(self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str]) -> None:
         path = self.root / "html" / key[:2] / f"{key}.json"
         _write_atomically(path, json.dumps({"html": html, "toc": toc, "anchors": anchors}))
@@ -154,7 +160,7 @@ class Cache:
     def prune(self) -> None:
         """Remove the entries this build did not use."""
         for folder in (self.root / "sessions").glob("*"):
-            if folder not in self._used:
+            if folder not in self._used and not folder.name.startswith(".tmp-"):
                 shutil.rmtree(folder, ignore_errors=True)
         for path in (self.root / "html").glob("*/*.json"):
             if path not in self._used:

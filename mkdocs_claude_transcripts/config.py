@@ -78,6 +78,12 @@ class TranscriptsConfig(base.Config):
     """Shorten home folders in transcript text (`/Users/alice/`, `/home/alice/`,
     `C:\\Users\\alice\\`) to `~/`."""
 
+    prune_nav = c.Choice(("auto", "true", "false"), default="auto")
+    """Material renders the whole nav into every page, which grows with the square of
+    the number of pages. `auto` turns on Material's `navigation.prune` (each page
+    carries only its own branch of the nav) when the site has more than 100
+    transcript pages, unless `navigation.expand` is on; `true` always, `false` never."""
+
     cache = c.Type(bool, default=True)
     """Keep converted sessions and rendered pages in `cache_dir`, so that a rebuild
     only redoes the sessions that changed."""
@@ -85,6 +91,12 @@ class TranscriptsConfig(base.Config):
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml`. It must be outside
     `docs_dir`, and can be deleted at any time."""
+
+    jobs = c.Type(int, default=0)
+    """How many processes convert sessions and render their pages to HTML at the start
+    of a build (what the cache already holds is not done again): `0` one per core, `1`
+    none (the build does it all in its own process, as MkDocs does any page). Used
+    where processes can be forked (Linux, macOS), not while `mkdocs serve` runs."""
 
     copy_jsonl = c.Type(bool, default=False)
     """Also publish the transcript `.jsonl` files themselves, redacted as the pages are.

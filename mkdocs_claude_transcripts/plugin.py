@@ -24,15 +24,15 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from pymdownx.superfences import fence_code_format
 
-from . import __version__, nav
+from . import __version__, nav, parallel
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .pipeline import NavEntry, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
-from .render.markdown import OUTPUT_END, OUTPUT_START, PLAIN
+from .render.fences import FENCES
+from .render.markdown import OUTPUT_END, OUTPUT_START
 from .report import Level
 from .toc import toc_from_json, toc_to_json
 
@@ -42,6 +42,7 @@ _OUTPUT = re.compile(re.escape(OUTPUT_START) + ".*?" + re.escape(OUTPUT_END), re
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
+PRUNE_ABOVE = 100  # transcript pages in the nav
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
 # Python-Markdown's emphasis, which drops characters from text with unbalanced
 # asterisks (``**add-*.sh Scripts**: ... addition`` loses "it").
@@ -70,6 +71,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._page_keys: dict[str, str] = {}  # page -> key of its HTML in the cache
         self._cached_html: dict[str, dict] = {}  # page -> its HTML from the cache
         self._full_content: dict[str, str] = {}
+        self._aside: str | None = None  # a folder for the HTML of pages waiting to be written
+        self._aside_paths: dict[str, str] = {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -78,10 +81,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 log.debug(f"added the Markdown extension '{name}'")
-        # Plain text is fenced as PLAIN, written as a bare <pre><code> (no Pygments).
+        # The code fences of transcript pages (render/fences.py).
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        if not any(f.get("name") == PLAIN for f in fences):
-            fences.append({"name": PLAIN, "class": PLAIN, "format": fence_code_format})
+        names = {f.get("name") for f in fences}
+        fences.extend(fence for fence in FENCES if fence["name"] not in names)
         self.options = RenderOptions(
             thinking=self.config.thinking,
             empty_thinking=self.config.empty_thinking,
@@ -139,13 +142,18 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.info(f"{empty.src_uri}: is empty; there is no session to show")
         for stranger in found.strangers:
             log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
-        totals: Counter[str] = Counter()
+        published = []
         for source in found.sessions:
             if self.config.include.match_file(source.src_uri) and not self.config.exclude.match_file(source.src_uri):
-                totals += self._publish(source, files, config)
+                published.append(source)
             else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
+        self._convert_ahead(published)
+        totals: Counter[str] = Counter()
+        for source in published:
+            totals += self._publish(source, files, config)
         self._take_out(found.claimed, files, config)
+        self._prune_nav(config, totals["sessions"] + totals["subagents"])
         files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
         if config.nav is not None:
             config.nav = nav.rewrite_config(config.nav, self.by_source)
@@ -154,6 +162,13 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             f"{totals['problems']} problems reported; {totals['redacted']} values redacted"
         )
         return files
+
+    def _convert_ahead(self, sources: list[SessionSource]) -> None:
+        """Convert the sessions the cache lacks on every core (see parallel.py)."""
+        assert self.cache is not None
+        keyed = [(source, self.cache.session_key(source)) for source in sources]
+        missing = [(source, key) for source, key in keyed if not self.cache.has_session(key)]
+        parallel.convert_sessions(missing, self.options, self.redactor, self.cache, self._workers)
 
     def _publish(self, source: SessionSource, files: Files, config: MkDocsConfig) -> Counter[str]:
         """Add the pages of one session to the site; log its problems and redactions."""
@@ -186,6 +201,21 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             redacted=sum(stored.redactions.values()),
         )
 
+    def _prune_nav(self, config: MkDocsConfig, entries: int) -> None:
+        if config.theme.name != "material" or self.config.prune_nav == "false":
+            return
+        if not isinstance(config.theme["features"] if "features" in config.theme else None, list):
+            config.theme["features"] = []
+        features = config.theme["features"]
+        if "navigation.prune" in features:
+            return
+        wanted = self.config.prune_nav == "true" or (
+            self.config.prune_nav == "auto" and entries > PRUNE_ABOVE and "navigation.expand" not in features
+        )
+        if wanted:
+            features.append("navigation.prune")
+            log.info(f"{entries} transcript pages in the nav: turned on Material's navigation.prune (prune_nav: false keeps the whole nav)")
+
     def _take_out(self, claimed: set[str], files: Files, config: MkDocsConfig) -> None:
         """Transcripts and the files that belong to them are not published as they are;
         with ``copy_jsonl``, transcripts are, redacted."""
@@ -211,8 +241,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._page_keys[page.file.src_uri] = key
         return markdown
 
-    @event_priority(100)  # first: the other plugins see the page's real HTML
-    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    def _cached_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """First of the plugins: the page's HTML from the cache, or into it."""
         source = page.file.src_uri
         cached = self._cached_html.pop(source, None)
         if cached is not None:
@@ -224,7 +254,38 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             self.cache.store_html(key, html, toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
         return html
 
+    def _put_aside(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Last of the plugins: MkDocs keeps the HTML of every page until it writes them
+        all; a transcript page's waits on disk instead, so that memory holds one
+        session's pages at a time, not the whole site's."""
+        if page.file.src_uri not in self._ours:
+            return html
+        if self._aside is None:
+            self._aside = tempfile.mkdtemp(prefix="pages-", dir=self.cache.root if self.cache and self.config.cache else None)
+        path = os.path.join(self._aside, f"{len(self._aside_paths)}.html")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(html)
+        self._aside_paths[page.file.src_uri] = path
+        page.markdown = ""  # rendered: no longer needed
+        return ""
+
+    on_page_content = CombinedEvent(event_priority(100)(_cached_content), event_priority(-100)(_put_aside))
+
+    def _bring_back(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        path = self._aside_paths.get(page.file.src_uri)
+        if path is not None:
+            with open(path, encoding="utf-8") as handle:
+                page.content = handle.read()
+        return context
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
+        if page.file.src_uri in self._aside_paths:
+            page.content = ""  # written: its HTML can go
+        return output
+
     def on_post_build(self, config: MkDocsConfig) -> None:
+        if self._aside:
+            shutil.rmtree(self._aside, ignore_errors=True)
         if self.cache is not None:
             self.cache.prune()
         if self._scratch:
@@ -250,6 +311,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         return context
 
     on_page_context = CombinedEvent(
+        event_priority(100)(_bring_back),
         event_priority(50)(_hide_output_from_search),
         event_priority(-50)(_show_output_again),
     )
@@ -258,6 +320,27 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if not self.config.enabled or config.nav is not None:
             return nav_
         return nav.restructure(nav_, self.entries, self.started)
+
+    @event_priority(-100)  # once the nav is settled, before MkDocs renders the pages
+    def _render_ahead(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> None:
+        """Render the pages the cache lacks on every core (see parallel.py)."""
+        if self.cache is None or not self.config.enabled:
+            return
+        jobs = []
+        for src_uri in sorted(self._ours):
+            file = files.get_file_from_path(src_uri)
+            if file is None or not file.is_documentation_page():
+                continue
+            key = self.cache.page_key(parallel.markdown_of(file), file.url, self._markdown_settings)
+            if not self.cache.has_html(key):
+                jobs.append(parallel.PageJob(file, key))
+        parallel.render_pages(jobs, config, files, self.cache, self._workers)
+
+    @property
+    def _workers(self) -> int:
+        return self.config.jobs or parallel.cores()
+
+    on_nav = CombinedEvent(on_nav, _render_ahead)
 
     def _add(self, files: Files, config: MkDocsConfig, file: File) -> None:
         existing = files.get_file_from_path(file.src_uri)

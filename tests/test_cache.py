@@ -11,6 +11,7 @@ import pytest
 from mkdocs.exceptions import Abort, PluginError
 
 from mkdocs_claude_transcripts import plugin as plugin_module
+from mkdocs_claude_transcripts import parallel
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -19,7 +20,7 @@ S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
 
 @pytest.fixture
 def site_root(tmp_path: Path) -> Path:
-    root = make_site(tmp_path)
+    root = make_site(tmp_path, plugin_options="jobs: 1")  # conversions counted in this process
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
     return root
 
@@ -67,7 +68,7 @@ def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversi
 def test_other_options_convert_everything_again(site_root: Path, conversions: list[str]) -> None:
     build(site_root)
     conversions.clear()
-    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      thinking: hidden"))
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      thinking: hidden"))
     build(site_root)
     assert len(conversions) == 3
 
@@ -81,14 +82,31 @@ def test_the_cache_can_be_deleted(site_root: Path, conversions: list[str]) -> No
 
 
 def test_without_the_cache_nothing_is_kept(site_root: Path) -> None:
-    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      cache: false"))
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache: false"))
     build(site_root)
     assert not (site_root / ".cache").exists()
 
 
 def test_the_cache_may_not_be_in_docs_dir(site_root: Path, caplog: pytest.LogCaptureFixture) -> None:
-    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts", "- claude-transcripts:\n      cache_dir: docs/cache"))
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache_dir: docs/cache"))
     with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
         build(site_root)
     assert any("is inside docs_dir" in r.getMessage() for r in caplog.records)
     assert not (site_root / "docs" / "cache").exists()
+
+
+def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sites = {}
+    done: dict[str, list[int]] = {"convert_sessions": [], "render_pages": []}
+    for name, record in done.items():
+        real = getattr(parallel, name)
+        monkeypatch.setattr(parallel, name, lambda *a, real=real, record=record, **k: record.append(real(*a, **k)) or record[-1])
+    for jobs in (1, 2):
+        root = make_site(tmp_path / f"jobs-{jobs}", plugin_options=f"jobs: {jobs}\ncache: false")
+        copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+        sites[jobs] = html_of(build(root))
+    # With one job the build does everything itself; with two, the workers do.
+    assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1])]}
+    assert sites[2] == sites[1]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import markdown
 from bs4 import BeautifulSoup
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from mkdocs_claude_transcripts.render.fences import FENCES
 from mkdocs_claude_transcripts.render.guard import MARKER
 from mkdocs_claude_transcripts.render.markdown import block, clean, fence, inline, prose
 
@@ -51,7 +52,8 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 def render(lines: list[str], guard: bool = False) -> BeautifulSoup:
     extensions = EXTENSIONS + (["mkdocs_claude_transcripts.render.guard"] if guard else [])
     text = "\n".join(([MARKER] if guard else []) + lines)
-    return BeautifulSoup(markdown.markdown(text, extensions=extensions), "html.parser")
+    configs = {"pymdownx.superfences": {"custom_fences": FENCES}}  # as the plugin registers them
+    return BeautifulSoup(markdown.markdown(text, extensions=extensions, extension_configs=configs), "html.parser")
 
 
 def only_child(soup: BeautifulSoup):
@@ -71,12 +73,11 @@ def test_a_fence_shows_its_text_verbatim_inside_its_block(text: str) -> None:
 
 
 def as_shown(text: str) -> str:
-    """The text a fence shows: the same, but with tabs expanded (Python-Markdown expands
-    them everywhere) and without blank lines at its start and end."""
+    """The text a fence shows: the same, but with tabs expanded and lines of spaces
+    emptied (Python-Markdown does both everywhere), and no blank lines at its end."""
     lines = [line.expandtabs(4) for line in clean(text).split("\n")]
-    while lines and not lines[0].strip(" "):
-        lines.pop(0)
-    while lines and not lines[-1].strip(" "):
+    lines = ["" if not line.strip(" ") else line for line in lines]
+    while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines)
 
@@ -94,6 +95,8 @@ def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
 
 @SETTINGS
 @given(TEXT)
+@example("```<script>````<script>`")  # backticks Python-Markdown pairs its own way
+@example("a `b\n`<script>`")  # a code span across lines
 def test_prose_stays_inside_its_block_and_carries_no_markup(text: str) -> None:
     soup = render(block("ct-test", "Answer", prose(text)))
     admonition = only_child(soup)

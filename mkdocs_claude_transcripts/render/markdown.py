@@ -19,9 +19,15 @@ docs/safety.md lists exactly what is rendered as Markdown and what verbatim.
 
 from __future__ import annotations
 
+import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
+
+from .fences import CODE, PLAIN
 
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
 # never carry them, or it could bring back stashed HTML. Other control
@@ -46,8 +52,10 @@ _INLINE_ESCAPES = {
 _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
 _LINE_START = re.compile(r"^([#>+\-]|\d+(?=[.)]))")
 
-# Inline code spans, exactly as Python-Markdown finds them (markdown.inlinepatterns.BACKTICK_RE).
-_CODE_SPAN = re.compile(r"(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))")
+# Inline code spans are found by Python-Markdown's own processor, whichever
+# version is installed (the way it pairs backticks has changed between versions).
+_BACKTICKS = BacktickInlineProcessor(BACKTICK_RE)
+_ESCAPED_TICK = re.compile(r"(?<!\\)((?:\\\\)*)\\`")
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _LANG = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 # Fence languages that extensions turn into live content (diagrams, math).
@@ -95,15 +103,13 @@ def heading(text: str) -> str:
     return f"# {escaped}"
 
 
-# Text with no language is fenced as PLAIN: a fence the plugin registers with
-# pymdownx.superfences to be written as a bare <pre><code>, without Pygments, whose
-# highlighting of plain text costs time and fills pages with elements.
-PLAIN = "ct-text"
-
-
 def fence(text: str, lang: str = "", first_line: int | None = None, searchable: bool = True) -> list[str]:
     """A code fence showing ``text`` verbatim, as lines; numbered from ``first_line``
-    if given; left out of the search index (Material's) unless ``searchable``."""
+    if given; left out of the search index (Material's) unless ``searchable``.
+
+    The fences are the plugin's own (render/fences.py): PLAIN for text, CODE for a
+    language, which it names in ``data-lang``.
+    """
     text = clean(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
@@ -112,14 +118,18 @@ def fence(text: str, lang: str = "", first_line: int | None = None, searchable: 
         lines.pop()
     lang = _language(lang)
     numbered = first_line is not None and first_line > 0
-    if lang in ("", "text") and not numbered:
-        lang = PLAIN
-    attributes = [f'linenums="{int(first_line)}"'] if numbered else []  # type: ignore[arg-type]
+    attributes = []
+    if lang not in ("", "text") or numbered:
+        attributes += [f'data-lang="{lang}"'] if lang and lang != "text" else []
+        attributes += [f'data-start="{int(first_line)}"'] if numbered else []  # type: ignore[arg-type]
+        name = CODE
+    else:
+        name = PLAIN
     if not searchable:
         attributes.append('data-search-exclude=""')
     if not attributes:
-        return [ticks + lang, *lines, ticks]
-    return [ticks + "{ ." + (lang or "text") + " " + " ".join(attributes) + " }", *lines, ticks]
+        return [ticks + name, *lines, ticks]
+    return [ticks + "{ ." + name + " " + " ".join(attributes) + " }", *lines, ticks]
 
 
 def prose(text: str) -> list[str]:
@@ -374,21 +384,55 @@ def _prose_line(line: str, previous: str) -> str:
 
 
 def _escape_outside_code(line: str, setext: bool = False) -> str:
+    """Escape ``line`` but for its code spans, which are written anew.
+
+    Every backtick outside a code span becomes a character reference and every code
+    span gets a fence of its own, so the backticks of a line pair up the same way
+    whatever the lines around it and whatever the version of Python-Markdown.
+    """
     parts: list[str] = []
     last = 0
-    for match in _CODE_SPAN.finditer(line):
-        if match.group(2) is None:  # a run of escaped backslashes, not a code span
-            continue
-        parts.append(_escape_text(line[last : match.start()]))
-        parts.append(match.group())
-        last = match.end()
-    parts.append(_escape_text(line[last:]))
+    for begin, end, code in _code_spans(line):
+        parts.append(_escape_outside(line[last:begin]))
+        parts.append(_code_span(code))
+        last = end
+    parts.append(_escape_outside(line[last:]))
     result = "".join(parts)
     if setext:
         first = result.lstrip()[0]
         at = len(result) - len(result.lstrip())
         result = result[:at] + ("&#61;" if first == "=" else "\\-") + result[at + 1 :]
     return result
+
+
+def _code_spans(line: str) -> Iterator[tuple[int, int, str]]:
+    """The code spans of ``line`` as Python-Markdown finds them: start, end, code."""
+    data = line
+    at = 0
+    while match := _BACKTICKS.compiled_re.search(data, at):
+        found, begin, end = _BACKTICKS.handleMatch(match, data)
+        if end is None or begin is None or end <= at:
+            break
+        if isinstance(found, Element):
+            yield begin, end, html.unescape(found.text or "")
+        if found is not None:
+            # Python-Markdown puts a placeholder where it matched; so do we, of the same length.
+            data = data[:begin] + "\x00" * (end - begin) + data[end:]
+        at = end
+
+
+def _code_span(code: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if not code or code[0] == "`" or code[-1] == "`" else ""
+    return f"{ticks}{pad}{code}{pad}{ticks}"
+
+
+def _escape_outside(text: str) -> str:
+    """Escape text outside code spans; its backticks can then open nothing."""
+    if "`" in text:
+        text = _ESCAPED_TICK.sub(r"\1`", text)
+    return _escape_text(text).replace("`", "&#96;")
 
 
 def _escape_text(text: str) -> str:

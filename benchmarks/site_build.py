@@ -1,0 +1,86 @@
+"""A whole ``mkdocs build`` of a Material site holding a corpus, cold, against the
+pipeline a user would otherwise run: claude-code-log's Markdown export of the same
+files, then ``mkdocs build`` of its output. Also the size of the search index
+against the transcript bytes.
+
+    python benchmarks/site_build.py [--corpus PATH] [--repeat N]
+
+Both sites use the same mkdocs.yml (Material, search, the same extensions); only
+the plugin differs. Builds run as processes of their own; the best of N is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from common import CORPUS, corpus_bytes, dump, largest_page_kb, make_site, mkdocs, run, search_index_mb, table, transcript_dirs
+from conversion import claude_code_log
+
+from mkdocs_claude_transcripts.parallel import cores
+
+
+def ours(corpus: Path, scratch: Path, jobs: int = 0) -> tuple[float, Path]:
+    """The plugin's build; ``jobs`` as its option (0: one process per core)."""
+    root = make_site(scratch / f"ours-{jobs}", plugins=f"  - claude-transcripts:\n      jobs: {jobs}")
+    shutil.copytree(corpus, root / "docs", dirs_exist_ok=True)
+    shutil.rmtree(root / ".cache", ignore_errors=True)  # a cold build
+    return mkdocs(root).seconds, root / "site"
+
+
+def theirs(corpus: Path, scratch: Path) -> tuple[float, float, Path]:
+    """claude-code-log's export (one process, all projects), then a site of its pages."""
+    projects = scratch / "projects"
+    for number, folder in enumerate(transcript_dirs(corpus)):
+        shutil.copytree(folder, projects / f"{number:02d}{folder.name}")
+    command = [str(claude_code_log()), "convert", "--all-projects", "--projects-dir", str(projects), "-f", "md"]
+    subprocess.run([*command, "--clear-cache"], capture_output=True, check=True)
+    export = run([*command, "--combined", "no", "--jobs", "1"]).seconds
+    root = make_site(scratch / "theirs", plugins="")
+    for path in projects.rglob("*"):
+        if path.is_file() and (path.suffix == ".md" or "images" in path.parts):
+            target = root / "docs" / path.relative_to(projects)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    return export, mkdocs(root).seconds, root / "site"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    size = corpus_bytes(args.corpus) / 1024 / 1024
+    best_ours = best_single = best_export = best_build = float("inf")
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory() as scratch:
+            seconds, site = ours(args.corpus, Path(scratch))
+            best_ours = min(best_ours, seconds)
+            best_single = min(best_single, ours(args.corpus, Path(scratch), jobs=1)[0])
+            our_index, our_page = search_index_mb(site), largest_page_kb(site)
+            export, build, their_site = theirs(args.corpus, Path(scratch))
+            best_export, best_build = min(best_export, export), min(best_build, build)
+            their_index, their_page = search_index_mb(their_site), largest_page_kb(their_site)
+    pipeline = best_export + best_build
+    rows = [
+        ["site", "seconds", "largest page KB", "search index MB", "index / transcripts"],
+        [f"mkdocs build with mkdocs-claude-transcripts ({cores()} processes)", f"{best_ours:.1f}", f"{our_page:.0f}", f"{our_index:.1f}",
+         f"{our_index / size:.0%}"],
+        ["the same with `jobs: 1` (one process)", f"{best_single:.1f}", f"{our_page:.0f}", f"{our_index:.1f}", f"{our_index / size:.0%}"],
+        [f"claude-code-log -f md ({best_export:.1f} s) + mkdocs build ({best_build:.1f} s)", f"{pipeline:.1f}",
+         f"{their_page:.0f}", f"{their_index:.1f}", f"{their_index / size:.0%}"],
+    ]  # fmt: skip
+    print(f"Cold builds of a Material site holding {size:.1f} MB of transcripts ({args.corpus}), best of {args.repeat}\n")
+    print(table(rows))
+    print(f"\nThe plugin's build takes {best_ours / pipeline:.0%} of the other pipeline's time (goal: 50% or less); "
+          f"{best_single / pipeline:.0%} in one process")
+    dump("site_build", {"megabytes": size, "cores": cores(), "ours": best_ours, "ours_one_process": best_single, "export": best_export, "their_build": best_build,
+                        "our_index_mb": our_index, "their_index_mb": their_index,
+                        "our_largest_page_kb": our_page, "their_largest_page_kb": their_page})  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
