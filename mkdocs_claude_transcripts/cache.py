@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .pipeline import Converted, NavEntry
+from .pipeline import Converted, NavEntry, Row
 from .report import Level, Problem
 from .transcript.discovery import SessionSource
 
@@ -65,6 +65,7 @@ class StoredSession:
     pages: list[StoredPage]
     assets: list[tuple[str, str]]  # (src_uri, path in the cache)
     problems: list[Problem]
+    row: Row
     redactions: Counter[str] = field(default_factory=Counter)
 
 
@@ -126,6 +127,7 @@ class Cache:
                 for p in report.problems
             ],
             "redactions": dict(converted.redactions),
+            "row": converted.row.model_dump(mode="json"),
         }
         (work / "session.json").write_text(json.dumps(data), encoding="utf-8")
         shutil.rmtree(final, ignore_errors=True)
@@ -192,5 +194,6 @@ def _session_from_json(data: dict[str, Any], folder: Path) -> StoredSession:
         ],
         assets=[(a["src_uri"], str(folder / a["file"])) for a in data["assets"]],
         problems=[Problem(p["path"], p["line"], p["message"], Level(p["level"])) for p in data["problems"]],
+        row=Row.model_validate(data["row"]),
         redactions=Counter(data["redactions"]),
     )

@@ -107,3 +107,26 @@ class TranscriptsConfig(base.Config):
     """The title of a session's page and nav entry. `{title}` is the session's title
     (its custom or AI title, its summary, or its first prompt), `{date}` the day it
     started (YYYY-MM-DD, UTC), `{id}` the session id."""
+
+    summary = c.Type(bool, default=True)
+    """A closed block at the top of each session's page, and of each subagent's, that
+    sums it up: time and duration, versions, models, branch, prompts and messages,
+    tool calls by category with their errors, checks run (tests, linters, builds) and
+    how they went, files read and edited, subagents, tokens, compactions."""
+
+    index = c.Type((bool, str), default=True)
+    """A page listing every session (date, title, duration, messages, tool calls,
+    errors, subagents, tokens), newest first, with the site's totals. `true` puts it at
+    the top of the folder that holds the transcripts (`index.md` there, or
+    `transcripts.md` when that is taken); a path such as `logs/index.md` puts it there;
+    `false` leaves it out."""
+
+    tags = c.ListOfItems(c.Choice(("model", "branch", "version", "project")), default=[])
+    """Tag each session's page, for Material's tags plugin: with its `model`s, its git
+    `branch`, its Claude Code `version`s, its `project` (the working directory's name)."""
+
+    export_json = c.Type(bool, default=True)
+    """Publish `session.json` beside each session's page (`sessions/abc/session.json`
+    for `sessions/abc/`): the session's messages with typed content blocks, its
+    subagents, its events and its statistics, redacted like the pages.
+    [docs/export.md](docs/export.md) describes it, with its JSON Schema."""

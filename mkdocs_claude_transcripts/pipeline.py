@@ -14,9 +14,11 @@ from datetime import datetime
 
 from . import model as m
 from .build import build_session
+from .insights.export import export, to_json
+from .insights.stats import Row, figures_of, row_of
 from .render import layout
 from .render.context import Asset, RenderOptions
-from .render.page import Page, page_title, render_session
+from .render.page import Page, page_title, render_session, tags_of
 from .redact import Redactor
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
@@ -25,6 +27,7 @@ __all__ = [
     "Converted",
     "NavEntry",
     "Redactor",
+    "Row",
     "SessionSource",
     "SourceFile",
     "convert",
@@ -51,15 +54,22 @@ class Converted:
     pages: list[Page]
     assets: list[Asset]
     reports: list[FileReport]
+    row: Row  # the session in the transcripts index
     redactions: Counter[str] = field(default_factory=Counter)
 
 
 def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None) -> Converted:
     built = build_session(source, options.hidden(), redactor)
     session = built.session
-    rendered = render_session(session, options)
+    figures = figures_of(session)
+    rendered = render_session(session, options, figures if options.summary else None)
+    assets = rendered.assets
+    if options.export:
+        orphan = source.orphan_agent.agent_id if source.orphan_agent else None
+        assets.append(Asset(layout.export_file(session.source), to_json(export(session, figures, orphan))))
     nav = _nav(session, options)
-    return Converted(source, session.started, nav, rendered.pages, rendered.assets, built.reports, built.redactions)
+    row = row_of(nav.page, session.title, figures.values(), len(session.agents), tags_of(session, options.tags))
+    return Converted(source, session.started, nav, rendered.pages, assets, built.reports, row, built.redactions)
 
 
 def convert(found: Discovery, options: RenderOptions, redactor: Redactor | None = None) -> Iterator[Converted]:

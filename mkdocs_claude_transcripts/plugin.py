@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import posixpath
 import re
 import shutil
 import tempfile
@@ -28,10 +29,11 @@ from mkdocs.structure.pages import Page
 from . import __version__, nav, parallel
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
-from .pipeline import NavEntry, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
+from .pipeline import NavEntry, Row, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions
 from .render.fences import FENCES
+from .render.index import index_page
 from .render.markdown import OUTPUT_END, OUTPUT_START
 from .report import Level
 from .toc import toc_from_json, toc_to_json
@@ -63,6 +65,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.entries: dict[str, NavEntry] = {}  # session page -> its nav entry
         self.by_source: dict[str, NavEntry] = {}  # session file -> its nav entry
         self.started: dict[str, datetime | None] = {}
+        self.rows: list[Row] = []  # the published sessions, for the index page
         self.options = RenderOptions()
         self.redactor = Redactor()
         self.cache: Cache | None = None
@@ -96,6 +99,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             page_size=max(0, self.config.page_size),
             snippets="pymdownx.snippets" in config.markdown_extensions,
             title_format=self.config.title_format,
+            summary=self.config.summary,
+            tags=tuple(self.config.tags),
+            export=self.config.export_json,
         )
         for kind, pattern in self.config.redact_patterns.items():
             problem = check_pattern(pattern)
@@ -150,9 +156,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
         self._convert_ahead(published)
         totals: Counter[str] = Counter()
+        self.rows.clear()
         for source in published:
             totals += self._publish(source, files, config)
         self._take_out(found.claimed, files, config)
+        self._add_index(files, config)
         self._prune_nav(config, totals["sessions"] + totals["subagents"])
         files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
         if config.nav is not None:
@@ -191,6 +199,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             self._ours.add(page.src_uri)
         for src_uri, path in stored.assets:
             self._add(files, config, File.generated(config, src_uri, abs_src_path=path))
+        self.rows.append(stored.row)
         self.entries[stored.nav.page] = stored.nav
         self.by_source[source.src_uri] = stored.nav
         self.started[stored.nav.page] = stored.started
@@ -200,6 +209,22 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             problems=len(stored.problems),
             redacted=sum(stored.redactions.values()),
         )
+
+    def _add_index(self, files: Files, config: MkDocsConfig) -> None:
+        """The page listing every session (option ``index``)."""
+        where = self.config.index
+        if where is False or not self.rows:
+            return
+        if isinstance(where, str):
+            page = where.strip("/")
+            if not page.endswith(".md"):
+                page = posixpath.join(page, "index.md")
+        else:
+            page = index_place([row.page for row in self.rows], files)
+        if page is None:
+            log.info("the transcripts index has no free place; set the 'index' option to a path for it")
+            return
+        self._add(files, config, File.generated(config, page, content=index_page(self.rows, page)))
 
     def _prune_nav(self, config: MkDocsConfig, entries: int) -> None:
         if config.theme.name != "material" or self.config.prune_nav == "false":
@@ -348,6 +373,18 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def index_place(pages: list[str], files: Files) -> str | None:
+    """Where the index goes by default: atop the folder that holds every session's
+    folder of pages, as ``index.md``, or ``transcripts.md`` when that is taken."""
+    folders = [posixpath.dirname(posixpath.dirname(page)) for page in pages]
+    common = posixpath.commonpath(folders) if all(folders) else ""
+    for name in ("index.md", "transcripts.md"):
+        candidate = posixpath.join(common, name) if common else name
+        if files.get_file_from_path(candidate) is None:
+            return candidate
+    return None
 
 
 def _stylesheet() -> bytes:

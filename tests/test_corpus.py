@@ -18,6 +18,7 @@ from mkdocs_claude_transcripts.pipeline import Redactor, SourceFile, convert_ses
 from mkdocs_claude_transcripts.render.context import RenderOptions
 
 from .conftest import build, copy_tree, make_site
+from .independent import count
 from .pagetext import PageText, source_words, tagged
 
 
@@ -231,3 +232,20 @@ def test_every_line_is_accounted_for(corpus: Path) -> None:
             assert sum(report.counts().values()) == total
             seen += 1
     assert seen == len(transcript_files(corpus))
+
+
+def test_every_session_json_agrees_with_an_independent_count(corpus: Path, corpus_site: Path) -> None:
+    """Tool calls and errors per tool name exactly; tokens, counted once per
+    message.id, within 0.5%. Sidechain lines are not the session's own."""
+    checked = 0
+    for path in transcript_files(corpus):
+        export = page_dir(corpus_site, path, corpus) / "session.json"
+        if not export.exists():  # an agent file: its figures are in its session's export
+            continue
+        stats = json.loads(export.read_text(encoding="utf-8"))["stats"]
+        expected = count(path)
+        assert stats["tools"] == expected["tools"], path
+        for field, value in expected["tokens"].items():
+            assert abs(stats["tokens"][field] - value) <= 0.005 * value, (path, field)
+        checked += 1
+    assert checked >= 10

@@ -451,6 +451,7 @@ class Conversation:
     def _stamp(self, message: m.Message, line: int, entry: Any) -> None:
         message.line = line
         message.uuid = getattr(entry, "uuid", None)
+        message.parent_uuid = getattr(entry, "parentUuid", None)
         message.timestamp = parse_time(getattr(entry, "timestamp", None))
 
     def _anchor(self, wanted: str) -> str:

@@ -38,6 +38,7 @@ class Message(Node):
     """What every message carries: where it came from and where it can be linked to."""
 
     uuid: str | None = None
+    parent_uuid: str | None = None
     timestamp: datetime | None = None
     line: int | None = None  # line number in the source file
     anchor: str = ""  # stable, unique within the session

@@ -26,6 +26,9 @@ class RenderOptions:
     page_size: int = 150_000  # characters of Markdown a page holds before a conversation goes on in parts
     snippets: bool = False  # pymdownx.snippets is on: guard its include lines
     title_format: str = "{date} · {title}"
+    summary: bool = True  # a summary block at the top of each conversation's first page
+    tags: tuple[str, ...] = ()  # what a session's page is tagged with (model, branch, version, project)
+    export: bool = True  # session.json beside each session's page
 
     def hidden(self) -> frozenset[str]:
         """Kinds of message the build step leaves out for these options."""

@@ -29,8 +29,12 @@ _ANCHOR = re.compile(
     r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' title='Link to this message'>|</a>"
     r"|<!--ct-output-->|<!--/ct-output-->)$"
 )
+# Links kept: to the web, to an anchor, and to the pages the plugin writes (a page of
+# the session, or a session's page from the transcripts index).
 _HREF = re.compile(
-    r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+|[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$", re.IGNORECASE
+    r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+"
+    r"|(?:\.\./)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$",
+    re.IGNORECASE,
 )
 _SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")
 _UNSAFE_ATTRIBUTE = re.compile(r"^(?:on|style$|srcdoc$|formaction$|xlink:|action$|background$)", re.IGNORECASE)

@@ -31,6 +31,11 @@ def agent_page(source: str, agent_id: str, part: int = 1) -> str:
     return base(source) + (f"/agent-{agent_id}.md" if part == 1 else f"/agent-{agent_id}-part-{part}.md")
 
 
+def export_file(source: str) -> str:
+    """The session's JSON export, beside its first page."""
+    return base(source) + "/session.json"
+
+
 def relative(target: str, from_page: str) -> str:
     """A link from one generated page to another, as Markdown links between pages are written."""
     return posixpath.relpath(target, posixpath.dirname(from_page) or ".")

@@ -279,16 +279,36 @@ def folded(
     return fence("\n".join(lines[:limit]), lang, first_line, searchable) + [""] + more
 
 
+class Made(str):
+    """Inline Markdown made by this module (a link, a code span), to place as it is."""
+
+
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """A table of plain text cells, each shown literally on one line."""
+    """A table of cells on one line each: plain text, shown literally, or ``Made``."""
     if not rows:
         return []
     width = len(header)
     lines = ["| " + " | ".join(inline(h) for h in header) + " |", "|" + "---|" * width]
     for row in rows:
-        cells = [inline(cell, limit=300) or " " for cell in (row + [""] * width)[:width]]
+        cells = [_cell(cell) for cell in (row + [""] * width)[:width]]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _cell(cell: str) -> str:
+    if isinstance(cell, Made):  # tables keep a "|" inside a code span, and links have none
+        return cell or " "
+    return inline(cell, limit=300) or " "
+
+
+def code(text: str, limit: int = 200) -> Made:
+    """``text`` on one line as a code span (a command, a file name), shown literally."""
+    text = " ".join(clean(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    if not text:
+        return Made("")
+    return Made(_code_span(text))
 
 
 def fields(values: dict[str, str]) -> list[str]:
@@ -313,9 +333,9 @@ def web_link(url: str) -> str:
     return inline(url)
 
 
-def link(text: str, target: str) -> str:
+def link(text: str, target: str) -> Made:
     """A link we make ourselves, to a page or anchor of the site; ``text`` is shown literally."""
-    return f"[{inline(text)}]({target})"
+    return Made(f"[{inline(text)}]({target})")
 
 
 def snippet_guard(markdown: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -13,7 +13,9 @@ from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .guard import MARKER
 from .markdown import block, clean, heading, inline, link, meta, snippet_guard, web_link
+from ..insights.stats import Stats
 from .messages import AGENT, WARNING, message_chunks
+from .summary import summary
 
 
 @dataclass
@@ -32,14 +34,17 @@ class RenderedSession:
 
 
 Chunk = tuple[m.Message, list[str]]
+Figures = Mapping[str | None, Stats]  # statistics by agent id; None for the session
 
 
-def render_session(session: m.Session, options: RenderOptions) -> RenderedSession:
+def render_session(session: m.Session, options: RenderOptions, stats: Figures | None = None) -> RenderedSession:
     """The pages of a session: its own, then its subagents', each in parts when long.
 
     Messages are rendered once, then grouped into parts; every page of a session is
     in the same folder, so a message renders the same on any of them. An agent's
     page links back to the part of its parent that holds the call that started it.
+    With ``stats`` (by agent id, None for the session), each first page starts with
+    a summary.
     """
     assets: dict[str, Asset] = {}
     source = session.source
@@ -49,8 +54,9 @@ def render_session(session: m.Session, options: RenderOptions) -> RenderedSessio
         session.messages,
         main,
         title=page_title(session, options),
+        tags=tags_of(session, options.tags),
         uri=lambda part: layout.session_page(source, part),
-        head=lambda: _facts(session) + _orphan(session) + _agent_list(session, None, main),
+        head=lambda: _facts(session, brief=stats is not None) + _orphan(session) + _overview(stats, None, main, found, session),
         heading_text=session.title,
         found=found,
     )
@@ -61,7 +67,7 @@ def render_session(session: m.Session, options: RenderOptions) -> RenderedSessio
             ctx,
             title=agent.title,
             uri=lambda part, agent_id=agent.id: layout.agent_page(source, agent_id, part),
-            head=lambda agent=agent, ctx=ctx: _back_link(agent, ctx, found) + _agent_list(session, agent.id, ctx),
+            head=lambda agent=agent, ctx=ctx: _back_link(agent, ctx, found) + _overview(stats, agent.id, ctx, found),
             heading_text=agent.title,
             found=found,
             agent_id=agent.id,
@@ -91,6 +97,7 @@ def _pages(
     heading_text: str,
     found: dict[str, str],
     agent_id: str | None = None,
+    tags: list[str] | None = None,
 ) -> list[Page]:
     parts = split(message_chunks(messages, ctx), ctx.options.page_size)
     uris = [uri(number) for number in range(1, len(parts) + 1)]
@@ -102,7 +109,7 @@ def _pages(
     for number, (page_uri, part) in enumerate(zip(uris, parts), 1):
         many = len(parts) > 1
         part_title = f"{title} (part {number} of {len(parts)})" if many and number > 1 else title
-        lines = _front_matter(part_title) + [heading(heading_text), ""]
+        lines = front_matter(part_title, tags if number == 1 else None) + [heading(heading_text), ""]
         if number == 1:
             lines += head()
         if many:
@@ -191,16 +198,40 @@ def _orphan(session: m.Session) -> list[str]:
     return block(WARNING, "Subagent without its session", ["The session that started this subagent is not in the site."])
 
 
-def _front_matter(title: str) -> list[str]:
+def tags_of(session: m.Session, wanted: tuple[str, ...]) -> list[str]:
+    """The tags of a session's page, for Material's tags plugin: of each kind wanted,
+    ``model`` (each model's name), ``branch``, ``version`` and ``project`` (the
+    working directory's name)."""
+    tags: list[str] = []
+    for kind in wanted:
+        if kind == "model":
+            tags += [name for name in session.models if not name.startswith("<")]
+        elif kind == "branch" and session.branch:
+            tags.append(f"branch: {session.branch}")
+        elif kind == "version":
+            tags += [f"Claude Code {version}" for version in session.versions]
+        elif kind == "project" and session.cwd:
+            tags.append(session.cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
+    return list(dict.fromkeys(tag for tag in tags if tag.strip()))
+
+
+def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
     """The page's metadata, then the marker that turns on the guard (render/guard.py).
 
-    Themes print the title into HTML unescaped (Material's nav and ``<title>``), so
-    it is HTML-escaped here; JSON strings are YAML strings, so nothing can end the
-    front matter early. ``render_macros: false`` keeps mkdocs-macros away.
+    Themes print the title and tags into HTML unescaped (Material's nav and
+    ``<title>``), so they are HTML-escaped here; JSON strings are YAML strings, so
+    nothing can end the front matter early. ``render_macros: false`` keeps
+    mkdocs-macros away.
     """
-    line = " ".join(clean(title).replace("\u2028", " ").replace("\u2029", " ").split())
-    value = json.dumps(html.escape(line, quote=True), ensure_ascii=False)
-    return ["---", f"title: {value}", "render_macros: false", "---", MARKER, ""]
+    lines = ["---", f"title: {_yaml_text(title)}", "render_macros: false"]
+    if tags:
+        lines += ["tags:"] + [f"  - {_yaml_text(tag)}" for tag in tags]
+    return lines + ["---", MARKER, ""]
+
+
+def _yaml_text(text: str) -> str:
+    line = " ".join(clean(text).replace("\u2028", " ").replace("\u2029", " ").split())
+    return json.dumps(html.escape(line, quote=True), ensure_ascii=False)
 
 
 def _finish(lines: list[str], ctx: PageContext) -> str:
@@ -208,7 +239,9 @@ def _finish(lines: list[str], ctx: PageContext) -> str:
     return snippet_guard(text) if ctx.options.snippets else text
 
 
-def _facts(session: m.Session) -> list[str]:
+def _facts(session: m.Session, brief: bool = False) -> list[str]:
+    """A line of facts about the session (``brief``: only its pull requests, the
+    summary holding the rest)."""
     facts: list[str] = []
     if session.started:
         span = _when(session.started)
@@ -224,6 +257,8 @@ def _facts(session: m.Session) -> list[str]:
         facts.append(session.cwd)
     if session.agent_name:
         facts.append("agent " + session.agent_name)
+    if brief:
+        facts = []
     lines = meta(" · ".join(inline(f) for f in facts)) + [""] if facts else []
     for url in session.pr_links:
         lines += meta("Pull request: " + web_link(url)) + [""]
@@ -234,6 +269,19 @@ def _when(moment: datetime) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(timezone.utc)
     return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _overview(stats: Figures | None, agent_id: str | None, ctx: PageContext, found: dict[str, str], session: m.Session | None = None) -> list[str]:
+    """The summary of the page's conversation, or without statistics the list of its subagents."""
+    figures = stats.get(agent_id) if stats is not None else None
+    if figures is None:
+        return _agent_list(ctx.session, agent_id, ctx)
+
+    def target(anchor: str) -> str:
+        page = found.get(anchor, ctx.page)
+        return ("" if page == ctx.page else layout.relative(page, ctx.page)) + "#" + anchor
+
+    return summary(figures, ctx, target, session)
 
 
 def _agent_list(session: m.Session, parent: str | None, ctx: PageContext) -> list[str]:

@@ -10,6 +10,7 @@ it in ``TOOLS`` under the tool's name, and add a golden case.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import json
 import posixpath
 import re
@@ -487,13 +488,37 @@ def diff(old: str, new: str) -> str:
 @lru_cache(maxsize=512)
 def language_of(path: str) -> str:
     """The highlighting language for a file name, as Pygments knows it ("" when unknown)."""
+    name = posixpath.basename(path) or "x"
+    suffixes, others = _patterns()
+    extension = name.rsplit(".", 1)[1] if "." in name else None
+    if extension is not None and extension in suffixes and not others.match(name):
+        return suffixes[extension]  # the one lexer for this extension, found without asking each
     from pygments.lexers import find_lexer_class_for_filename
 
     try:
-        lexer = find_lexer_class_for_filename(posixpath.basename(path) or "x")
+        lexer = find_lexer_class_for_filename(name)
     except Exception:  # Pygments raises on some odd names; no highlighting then
         return ""
     return lexer.aliases[0] if lexer and lexer.aliases else ""
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[dict[str, str], re.Pattern[str]]:
+    """Pygments' file name patterns: extensions that name a single lexer, and a
+    pattern matching the names any other pattern could claim."""
+    from pygments.lexers._mapping import LEXERS
+
+    claims: dict[str, set[str]] = {}
+    others: list[str] = []
+    for _module, _name, aliases, filenames, _mimetypes in LEXERS.values():
+        for pattern in filenames:
+            extension = pattern[2:]
+            if pattern.startswith("*.") and extension and not any(c in extension for c in "*?[]."):
+                claims.setdefault(extension, set()).add(aliases[0] if aliases else "")
+            else:
+                others.append(fnmatch.translate(pattern))
+    suffixes = {ext: next(iter(names)) for ext, names in claims.items() if len(names) == 1 and "" not in names}
+    return suffixes, re.compile("|".join(others) or "(?!)")
 
 
 GENERIC = ToolView()

@@ -1,0 +1,134 @@
+"""The summary at the top of a session's page (and of each subagent's): when, with
+what, how much, and what was touched, in one closed block."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from .. import model as m
+from ..insights.stats import Stats, Verification
+from .context import PageContext
+from .markdown import block, code, fields, inline, link, table
+
+OVERVIEW = "ct-overview"
+LISTED = 10  # files shown per list; the rest are counted
+
+
+def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], session: m.Session | None = None) -> list[str]:
+    """The summary block; ``target`` makes the link to a message's anchor, and
+    ``session`` adds what only a session has (versions, models...)."""
+    body: list[str] = []
+    facts = {"When": _span(stats)}
+    if session is not None:
+        facts |= {
+            "Claude Code": ", ".join(session.versions),
+            "Models": ", ".join(session.models),
+            "Branch": session.branch or "",
+            "Working directory": session.cwd or "",
+            "Agent": session.agent_name or "",
+        }
+    facts |= {
+        "Prompts": _number(stats.turns),
+        "Messages": _number(stats.messages),
+        "Compactions": _number(stats.compactions) if stats.compactions else "",
+    }
+    body += fields(facts) + [""]
+    if stats.categories:
+        rows = [
+            [kind, ", ".join(count.tools), _number(count.calls), _number(count.errors) if count.errors else ""]
+            for kind, count in stats.categories.items()
+        ]
+        body += ["**Tool calls**", ""] + table(["category", "tools", "calls", "errors"], rows) + [""]
+    if stats.verifications:
+        body += ["**Checks run**", ""] + [_check(v, target) for v in stats.verifications] + [""]
+    body += _files("Files edited", stats.files_edited) + _files("Files read", stats.files_read)
+    body += _subagents(ctx)
+    tokens = stats.tokens
+    if tokens.total:
+        body += ["**Tokens**", ""]
+        body += table(
+            ["input", "output", "cache creation", "cache read"],
+            [[_number(tokens.input), _number(tokens.output), _number(tokens.cache_creation), _number(tokens.cache_read)]],
+        )
+        body += [""]
+    return block(OVERVIEW, inline(title(stats)), body, collapsible="closed")
+
+
+def title(stats: Stats) -> str:
+    parts = ["Summary"]
+    if stats.started is not None:
+        parts.append(_utc(stats.started).strftime("%Y-%m-%d %H:%M UTC"))
+    if stats.duration_seconds is not None:
+        parts.append(duration(stats.duration_seconds))
+    parts.append(plural(stats.turns, "prompt"))
+    calls = plural(stats.tool_calls, "tool call")
+    parts.append(calls + (f" ({plural(stats.errors, 'error')})" if stats.errors else ""))
+    if stats.subagents:
+        parts.append(plural(stats.subagents, "subagent"))
+    return " · ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return f"{int(seconds)} s"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes:02d} min"
+    return f"{hours // 24} days {hours % 24} h"
+
+
+def _span(stats: Stats) -> str:
+    if stats.started is None or stats.ended is None:
+        return ""
+    start, end = _utc(stats.started), _utc(stats.ended)
+    text = start.strftime("%Y-%m-%d %H:%M")
+    until = end.strftime("%H:%M" if end.date() == start.date() else "%Y-%m-%d %H:%M")
+    if until != text[-5:]:
+        text += " – " + until
+    return f"{text} UTC ({duration(stats.duration_seconds or 0)})"
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment
+
+
+def _check(verification: Verification, target: Callable[[str], str]) -> str:
+    mark = {True: "passed", False: "failed", None: "no result"}[verification.passed]
+    if verification.passed is False and verification.exit_code not in (None, 0):
+        mark += f" (exit code {verification.exit_code})"
+    command = code(verification.command, limit=160)
+    result = link(mark, target(verification.anchor)) if verification.anchor else inline(mark)
+    return f"- {command}: {result}"
+
+
+def _files(label: str, counts: dict[str, int]) -> list[str]:
+    if not counts:
+        return []
+    items = [f"- {code(path)}" + (f" × {count}" if count > 1 else "") for path, count in list(counts.items())[:LISTED]]
+    if len(counts) > LISTED:
+        items.append(f"- and {plural(len(counts) - LISTED, 'more file')}")
+    return [f"**{inline(label)}** ({_number(len(counts))})", "", *items, ""]
+
+
+def _subagents(ctx: PageContext) -> list[str]:
+    parent = ctx.agent.id if ctx.agent else None
+    children = [a for a in ctx.session.agents if a.parent == parent]
+    if not children:
+        return []
+    items = []
+    for agent in children:
+        target = ctx.agent_link(agent.id)
+        items.append("- " + (link(agent.title, target) if target else inline(agent.title)))
+    return ["**Subagents**", "", *items, ""]
+
+
+def _number(n: int) -> str:
+    return f"{n:,}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,242 @@
+"""Session insights: tool categories, targets and checks, the event stream, the
+statistics (against an independent count of the JSONL), the summary, the index page,
+tags, and session.json against its published JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from bs4 import BeautifulSoup
+
+from mkdocs_claude_transcripts.build import build_session
+from mkdocs_claude_transcripts.insights.categories import category, targets, verifies
+from mkdocs_claude_transcripts.insights.events import events_of
+from mkdocs_claude_transcripts.insights.export import schema
+from mkdocs_claude_transcripts.insights.stats import figures_of
+from mkdocs_claude_transcripts.pipeline import discover
+
+from .conftest import ROOT, build, copy_tree, make_site
+from .independent import count
+from .test_golden import CASES, GOLDEN, case_files
+
+SCHEMA = ROOT / "docs" / "session.schema.json"
+
+
+@pytest.mark.parametrize(
+    ("name", "command", "expected"),
+    [
+        ("Read", None, "read"),
+        ("NotebookEdit", None, "edit"),
+        ("MultiEdit", None, "edit"),
+        ("Grep", None, "search"),
+        ("LS", None, "search"),
+        ("Bash", "ls -la", "shell"),
+        ("Bash", "npm run build", "verify"),
+        ("BashOutput", None, "shell"),
+        ("WebFetch", None, "web"),
+        ("Task", None, "agent"),
+        ("TodoWrite", None, "plan"),
+        ("ExitPlanMode", None, "plan"),
+        ("mcp__github__get_file_contents", None, "read"),
+        ("mcp__ide__getDiagnostics", None, "semantic"),
+        ("mcp__serena__find_referencing_symbols", None, "semantic"),
+        ("mcp__filesystem__edit_file", None, "edit"),
+        ("mcp__tavily__tavily_search", None, "web"),
+        ("mcp__ddg-search__search", None, "search"),
+        ("mcp__linear__create_issue", None, "mcp"),
+        ("SomethingNew", None, "other"),
+    ],
+)
+def test_categories_come_from_the_name_table_then_from_patterns(name: str, command: str | None, expected: str) -> None:
+    assert category(name, command) == expected
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm test", "pnpm run lint", "yarn build", "bun run typecheck", "npm run test:unit -- --watch",
+        "pnpm --filter web test", "yarn workspace api test", "pytest -q", "python3 -m pytest tests/",
+        "uv run pytest", "FOO=1 poetry run mypy src", "npx tsc --noEmit", "npx eslint .", "npx vitest run",
+        "jest --ci", "go test ./...", "go vet ./...", "cargo test", "cargo build --release", "cargo clippy",
+        "ruff check .", "mypy .", "make test", "cd web && npm run build 2>&1 | tail -20", "./gradlew test",
+    ],
+)  # fmt: skip
+def test_commands_that_verify(command: str) -> None:
+    assert verifies(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la", "git commit -m 'run the tests'", "npm install", "npm install test-utils", "npm run dev",
+        "python -m http.server", "echo pytest", "cat pytest.ini", "go run .", "cargo run", "make", "yarn",
+    ],
+)  # fmt: skip
+def test_commands_that_do_not(command: str) -> None:
+    assert not verifies(command)
+
+
+def test_targets_are_posix_paths_relative_to_the_working_directory() -> None:
+    data = {
+        "file_path": "/home/u/app/src/main.py",
+        "path": "/home/u/app",
+        "notebook_path": "C:\\work\\n.ipynb",
+        "files": ["/etc/hosts", {"path": "/home/u/app/docs/a.md"}],
+        "targetPath": "lib/x.ts",
+        "pattern": "*.py",
+    }
+    assert targets(data, "/home/u/app") == ["src/main.py", ".", "C:/work/n.ipynb", "/etc/hosts", "docs/a.md", "lib/x.ts"]
+
+
+def built(case: str):
+    return build_session(discover(case_files(case)).sessions[0]).session
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_statistics_of_every_golden_case_agree_with_an_independent_count(case: str) -> None:
+    session = built(case)
+    stats = figures_of(session)[None]
+    expected = count(GOLDEN / f"{case}.jsonl")
+    assert {name: c.model_dump() for name, c in stats.tools.items()} == expected["tools"]
+    assert stats.tokens.model_dump() == expected["tokens"]
+
+
+def test_events_follow_the_file_and_pair_each_result_with_its_call() -> None:
+    session = built("tool_bash")
+    events = events_of(session.messages, session.cwd)
+    assert [e.seq for e in events] == list(range(len(events)))
+    assert events[0].type == "user"
+    calls = {e.tool_use_id: i for i, e in enumerate(events) if e.type == "tool_call"}
+    results = {e.tool_use_id: i for i, e in enumerate(events) if e.type == "tool_result"}
+    assert calls and set(results) <= set(calls)
+    assert all(results[i] > calls[i] for i in results)
+    checks = [e for e in events if e.tool is not None and e.tool.category == "verify"]
+    assert [e.tool.command for e in checks] == ["pytest -q", "make build 2>&1 | tail -2"]
+    outcome = {e.tool_use_id: e.result for e in events if e.result is not None}
+    assert outcome[checks[0].tool_use_id].exit_code == 1 and outcome[checks[0].tool_use_id].ok is False
+    assert outcome[checks[1].tool_use_id].ok is True
+
+
+def test_events_on_a_rewound_branch_say_so() -> None:
+    session = built("rewind")
+    events = events_of(session.messages, session.cwd)
+    assert any("on a branch the user rewound from" in e.warnings for e in events)
+    assert not all(e.warnings for e in events)
+
+
+def test_the_published_schema_is_the_schema_of_the_code() -> None:
+    assert SCHEMA.read_text(encoding="utf-8") == schema(), "run: python -m mkdocs_claude_transcripts schema > docs/session.schema.json"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_site(tmp_path_factory.mktemp("example"), plugin_options="tags: [model, branch]")
+    config = (root / "mkdocs.yml").read_text().replace("  - search\n", "  - search\n  - tags\n")
+    (root / "mkdocs.yml").write_text(config)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "transcripts")
+    return build(root)
+
+
+def exports(site: Path) -> list[Path]:
+    return sorted(site.rglob("session.json"))
+
+
+def test_every_session_has_a_session_json_valid_against_the_schema(example: Path) -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    found = exports(example)
+    assert len(found) == 3
+    for path in found:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        validator.validate(data)
+        assert (path.parent / "index.html").exists(), "session.json sits beside the session's page"
+        assert data["messages"] and data["events"] and data["stats"]["tools"]
+        assert all(not m["isSidechain"] for m in data["messages"])
+        assert all(m["isSidechain"] for a in data["subagents"] for m in a["messages"])
+
+
+def test_session_json_agrees_with_an_independent_count(example: Path) -> None:
+    for source in (ROOT / "example_site" / "docs" / "transcripts").glob("*.jsonl"):
+        export = example / "transcripts" / source.stem / "session.json"
+        if not export.exists():  # an agent file
+            continue
+        stats = json.loads(export.read_text(encoding="utf-8"))["stats"]
+        expected = count(source)
+        assert stats["tools"] == expected["tools"]
+        assert stats["tokens"] == expected["tokens"]
+
+
+def test_the_summary_links_its_subagents_and_its_checks(example: Path) -> None:
+    page = BeautifulSoup((example / "transcripts" / "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13" / "index.html").read_text(), "html.parser")
+    summary = page.select_one("details.ct-overview")
+    assert summary is not None and summary.get("open") is None  # closed
+    assert "5 tool calls (1 error)" in summary.summary.get_text()
+    links = {a["href"] for a in summary.select("a[href]")}
+    assert any(href.startswith("agent-") for href in links)
+    for href in (h for h in links if h.startswith("#")):
+        assert page.find(id=href[1:]) is not None, href
+    assert "weather/forecast.py" in summary.get_text()
+
+
+def test_the_index_lists_every_session_newest_first_with_totals(example: Path) -> None:
+    index = example / "transcripts" / "index.html"
+    page = BeautifulSoup(index.read_text(encoding="utf-8"), "html.parser")
+    rows = page.select("article table tbody tr")
+    dates = [row.select("td")[0].get_text() for row in rows[:-1]]
+    assert len(dates) == 3 and dates == sorted(dates, reverse=True)
+    for row in rows[:-1]:
+        href = row.select_one("a[href]")["href"]
+        assert (index.parent / href / "index.html").exists(), href
+    sessions = [json.loads(p.read_text())["stats"] for p in exports(example)]
+    assert rows[-1].select("td")[0].get_text() == "total"
+    own_calls = sum(s["tool_calls"] for s in sessions)
+    assert int(rows[-1].select("td")[4].get_text()) >= own_calls  # subagents' calls are added in
+
+
+def test_session_pages_carry_tags_for_the_tags_plugin(example: Path) -> None:
+    page = BeautifulSoup((example / "transcripts" / "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13" / "index.html").read_text(), "html.parser")
+    tags = {tag.get_text(strip=True) for tag in page.select(".md-tags .md-tag")}
+    assert tags == {"claude-sonnet-4-5", "claude-haiku-4-5", "branch: fix/units"}
+    agent = next((example / "transcripts" / "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13").glob("agent-*/index.html"))
+    assert not BeautifulSoup(agent.read_text(), "html.parser").select(".md-tags .md-tag")
+
+
+def test_options_turn_the_export_index_and_summary_off(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="export_json: false\nindex: false\nsummary: false")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "transcripts")
+    site = build(root)
+    assert not exports(site)
+    assert not (site / "transcripts" / "index.html").exists()
+    assert not (site / "transcripts").joinpath("3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13", "index.html").read_text().count("ct-overview")
+
+
+def test_the_index_goes_where_it_is_told_or_beside_a_page_of_the_same_name(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "a", plugin_options="index: logs/all.md")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "transcripts")
+    site = build(root)
+    assert "Fix metric units" in (site / "logs" / "all" / "index.html").read_text()
+    root = make_site(tmp_path / "b")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "transcripts")
+    (root / "docs" / "transcripts" / "index.md").write_text("# My own page\n")
+    site = build(root)
+    assert "My own page" in (site / "transcripts" / "index.html").read_text()
+    assert "Fix metric units" in (site / "transcripts" / "transcripts" / "index.html").read_text()
+
+
+def test_secrets_are_redacted_in_session_json(tmp_path: Path) -> None:
+    root = make_site(tmp_path)
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    lines = [
+        {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z", "cwd": "/home/ann/p",
+         "message": {"role": "user", "content": f"my token is {secret}"}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:01Z",
+         "message": {"id": "m1", "role": "assistant", "model": "claude-x", "content": [
+             {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": f"curl -H 'Authorization: token {secret}' x"}}]}},
+    ]  # fmt: skip
+    (root / "docs" / "s1.jsonl").write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    site = build(root)
+    text = (site / "s1" / "session.json").read_text()
+    assert secret not in text and "[REDACTED:github-token]" in text
+    assert "/home/ann" not in text
