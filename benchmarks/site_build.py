@@ -17,7 +17,18 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from common import CORPUS, corpus_bytes, dump, largest_page_kb, make_site, mkdocs, run, search_index_mb, table, transcript_dirs
+from common import (
+    CORPUS,
+    corpus_bytes,
+    dump,
+    largest_page_kb,
+    make_site,
+    mkdocs,
+    run,
+    search_index_mb,
+    table,
+    transcript_dirs,
+)
 from conversion import claude_code_log
 
 from mkdocs_claude_transcripts.parallel import cores

@@ -108,6 +108,10 @@ class TranscriptsConfig(base.Config):
     (its custom or AI title, its summary, or its first prompt), `{date}` the day it
     started (YYYY-MM-DD, UTC), `{id}` the session id."""
 
+    timezone = c.Type(str, default="UTC")
+    """The time zone times are shown in, as an IANA name such as `Europe/Paris` (message
+    times, dates of sessions, the summary and the index). Transcripts record UTC."""
+
     summary = c.Type(bool, default=True)
     """A closed block at the top of each session's page, and of each subagent's, that
     sums it up: time and duration, versions, models, branch, prompts and messages,

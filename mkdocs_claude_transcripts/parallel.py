@@ -103,7 +103,7 @@ def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int) -> int
     _work, _items = work, items
     try:
         # A worker is replaced after some items, so that its memory stays that of one.
-        pool = multiprocessing.get_context("fork").Pool(min(workers, len(items)), _start_worker, maxtasksperchild=16)
+        pool = multiprocessing.get_context("fork").Pool(min(workers, len(items)), _start_worker, maxtasksperchild=48)
         with pool:
             return sum(pool.imap_unordered(_run, range(len(items))))
     finally:

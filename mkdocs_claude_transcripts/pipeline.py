@@ -16,10 +16,10 @@ from . import model as m
 from .build import build_session
 from .insights.export import export, to_json
 from .insights.stats import Row, figures_of, row_of
+from .redact import Redactor
 from .render import layout
 from .render.context import Asset, RenderOptions
 from .render.page import Page, page_title, render_session, tags_of
-from .redact import Redactor
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 

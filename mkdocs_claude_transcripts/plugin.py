@@ -31,7 +31,7 @@ from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .pipeline import NavEntry, Row, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
 from .redact import Redactor, check_pattern
-from .render.context import RenderOptions
+from .render.context import RenderOptions, zone
 from .render.fences import FENCES
 from .render.index import index_page
 from .render.markdown import OUTPUT_END, OUTPUT_START
@@ -42,6 +42,10 @@ log = get_plugin_logger("claude-transcripts")
 
 _OUTPUT = re.compile(re.escape(OUTPUT_START) + ".*?" + re.escape(OUTPUT_END), re.DOTALL)
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
+# Never in the search index: the summary block (figures, not words anyone searches
+# for) and the small lines of facts (usage, links between parts), which would fill
+# the excerpts of search results.
+_UNINDEXED = re.compile(r'<details class="ct-overview">.*?</details>|<p class="ct-meta[^"]*">.*?</p>', re.DOTALL)
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 PRUNE_ABOVE = 100  # transcript pages in the nav
@@ -102,7 +106,12 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             summary=self.config.summary,
             tags=tuple(self.config.tags),
             export=self.config.export_json,
+            timezone=self.config.timezone,
         )
+        try:
+            zone(self.config.timezone)
+        except (ValueError, KeyError, OSError):
+            raise PluginError(f"claude-transcripts: timezone '{self.config.timezone}' is not a time zone name (try 'UTC' or 'Europe/Paris')") from None
         for kind, pattern in self.config.redact_patterns.items():
             problem = check_pattern(pattern)
             if problem:
@@ -224,7 +233,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if page is None:
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return
-        self._add(files, config, File.generated(config, page, content=index_page(self.rows, page)))
+        self._add(files, config, File.generated(config, page, content=index_page(self.rows, page, self.options)))
 
     def _prune_nav(self, config: MkDocsConfig, entries: int) -> None:
         if config.theme.name != "material" or self.config.prune_nav == "false":
@@ -318,14 +327,16 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def _hide_output_from_search(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
         """Before the search plugin reads a transcript page, give it the page's text
-        alone: without tool output (not indexed, unless ``search_tool_output``), and
-        without tags but headings, which split a page into sections of the index.
+        alone: without tool output (not indexed, unless ``search_tool_output``), the
+        summary and the lines of facts, and without tags but headings, which split a
+        page into sections of the index.
         Parsing tags is most of the time search indexing takes, and a transcript page
         has tens of thousands of them (highlighted code is a tag a word)."""
         if page.file.src_uri not in self._ours or not page.content:
             return context
         self._full_content[page.file.src_uri] = page.content
-        text = page.content if self.config.search_tool_output else _OUTPUT.sub("", page.content)
+        text = _UNINDEXED.sub("", page.content)
+        text = text if self.config.search_tool_output else _OUTPUT.sub("", text)
         page.content = _TAG.sub(" ", text)
         return context
 

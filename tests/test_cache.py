@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import Abort, PluginError
 
-from mkdocs_claude_transcripts import plugin as plugin_module
 from mkdocs_claude_transcripts import parallel
+from mkdocs_claude_transcripts import plugin as plugin_module
 
 from .conftest import ROOT, build, copy_tree, make_site
 

@@ -18,7 +18,7 @@ from mkdocs_claude_transcripts.pipeline import Redactor, SourceFile, convert_ses
 from mkdocs_claude_transcripts.render.context import RenderOptions
 
 from .conftest import build, copy_tree, make_site
-from .independent import count
+from .independent import count as independent_count
 from .pagetext import PageText, source_words, tagged
 
 
@@ -243,7 +243,7 @@ def test_every_session_json_agrees_with_an_independent_count(corpus: Path, corpu
         if not export.exists():  # an agent file: its figures are in its session's export
             continue
         stats = json.loads(export.read_text(encoding="utf-8"))["stats"]
-        expected = count(path)
+        expected = independent_count(path)
         assert stats["tools"] == expected["tools"], path
         for field, value in expected["tokens"].items():
             assert abs(stats["tokens"][field] - value) <= 0.005 * value, (path, field)

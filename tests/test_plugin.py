@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from mkdocs.exceptions import Abort
+from mkdocs.exceptions import Abort, PluginError
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -133,3 +133,21 @@ def test_hidden_folders_are_published_without_the_dot(tmp_path: Path) -> None:
     site = build(root)
     assert (site / "claude" / "projects" / "-home-dana-weather" / S1 / "index.html").is_file()
     assert "Fix metric units" in nav_text(site)
+
+
+def test_times_are_shown_in_the_configured_time_zone(tmp_path: Path) -> None:
+    utc = build(site_with_examples(tmp_path / "utc"))
+    tokyo = build(site_with_examples(tmp_path / "tokyo", options="timezone: Asia/Tokyo"))
+    first = {}
+    for name, site in (("utc", utc), ("tokyo", tokyo)):
+        page = soup(site / "sessions" / S1 / "index.html")
+        first[name] = page.select_one(".ct-user > .admonition-title, .ct-user > summary").get_text(" ", strip=True)
+        summary = page.select_one("details.ct-overview > summary").get_text()
+        assert ("Asia/Tokyo" in summary) == (name == "tokyo")
+    assert "09:02" in first["utc"] and "18:02" in first["tokyo"]  # the session starts at 09:02 UTC
+
+
+def test_an_unknown_time_zone_stops_the_build_with_its_name(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_with_examples(tmp_path, options="timezone: Mars/Olympus"))
+    assert "timezone 'Mars/Olympus' is not a time zone name" in caplog.text

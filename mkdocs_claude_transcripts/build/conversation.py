@@ -329,7 +329,7 @@ class Conversation:
 
     def _recap(self, line: int, entry: raw.SystemEntry) -> None:
         text = _as_text(entry.content)
-        text = text[: -len(_RECAP_HINT)] if text.endswith(_RECAP_HINT) else text
+        text = text.removesuffix(_RECAP_HINT)
         self._emit(line, m.SystemNote(subtype=entry.subtype, title="Recap", text=text), entry)
 
     def _note(self, line: int, entry: raw.SystemEntry) -> None:

@@ -10,9 +10,9 @@ one message, and a tool call and its result are two (an assistant message holdin
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Union
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -53,7 +53,7 @@ class ThinkingBlock(_Camel):
     thinking: str = Field("", description="empty when Claude Code did not record it")
 
 
-ContentBlock = Annotated[Union[TextBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock], Field(discriminator="typename")]
+ContentBlock = Annotated[TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock, Field(discriminator="typename")]
 
 
 class TranscriptMessage(_Camel):

@@ -12,8 +12,8 @@ from .messages import (
     AssistantText,
     Branch,
     CommandOutput,
-    CompactSummary,
     Compaction,
+    CompactSummary,
     IdeNote,
     Image,
     Instructions,
@@ -38,6 +38,7 @@ from .messages import (
 )
 from .session import Agent, Session, map_strings, walk
 from .tools import (
+    INPUTS,
     AgentOutput,
     AnswerOutput,
     AnyOutput,
@@ -51,7 +52,6 @@ from .tools import (
     GlobInput,
     GrepInput,
     Hunk,
-    INPUTS,
     LSInput,
     MatchOutput,
     MultiEditInput,
@@ -81,6 +81,7 @@ from .tools import (
 )
 
 __all__ = [
+    "INPUTS",
     "Agent",
     "AgentOutput",
     "AnswerOutput",
@@ -102,7 +103,6 @@ __all__ = [
     "GlobInput",
     "GrepInput",
     "Hunk",
-    "INPUTS",
     "IdeNote",
     "Image",
     "Instructions",
@@ -150,7 +150,7 @@ __all__ = [
     "WebSearchInput",
     "WorkflowInput",
     "WriteInput",
-    "typed_input",
     "map_strings",
+    "typed_input",
     "walk",
 ]

@@ -7,7 +7,10 @@ import binascii
 import hashlib
 import posixpath
 from dataclasses import dataclass, field
+from datetime import datetime, timezone, tzinfo
+from functools import lru_cache
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 from .. import model as m
 from . import layout
@@ -29,6 +32,12 @@ class RenderOptions:
     summary: bool = True  # a summary block at the top of each conversation's first page
     tags: tuple[str, ...] = ()  # what a session's page is tagged with (model, branch, version, project)
     export: bool = True  # session.json beside each session's page
+    timezone: str = "UTC"  # the zone times are shown in (an IANA name)
+
+    def local(self, moment: datetime) -> datetime:
+        """``moment`` in the zone times are shown in (one without a zone is UTC)."""
+        aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return aware.astimezone(zone(self.timezone))
 
     def hidden(self) -> frozenset[str]:
         """Kinds of message the build step leaves out for these options."""
@@ -40,6 +49,12 @@ class RenderOptions:
         if self.system_reminders == "hidden":
             kinds.add("reminder")
         return frozenset(kinds)
+
+
+@lru_cache(maxsize=8)
+def zone(name: str) -> tzinfo:
+    """The time zone of an IANA name (``UTC``, ``Europe/Paris``); raises on an unknown one."""
+    return timezone.utc if name.upper() == "UTC" else ZoneInfo(name)
 
 
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}

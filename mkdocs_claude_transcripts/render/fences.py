@@ -38,7 +38,7 @@ def code_format(source: str, language: str, class_name: str, options: dict, md: 
     attrs = dict(kwargs.get("attrs") or {})
     lang = attrs.pop("data-lang", "")
     start = attrs.pop("data-start", "")
-    body = highlight(source, _lexer(lang), _FORMATTER)
+    body = _highlighted(source, lang)
     if start.isdigit():
         first = int(start)
         lines = body.split("\n")
@@ -56,6 +56,19 @@ def code_format(source: str, language: str, class_name: str, options: dict, md: 
 def _attributes(kwargs: dict[str, Any]) -> str:
     attrs = kwargs.get("attrs") or {}
     return "".join(f' {name}="{html.escape(str(value))}"' for name, value in attrs.items() if name.startswith("data-"))
+
+
+def _highlighted(source: str, lang: str) -> str:
+    """Highlighted code; remembered when short, since a file is often written, then
+    read back, or read twice."""
+    if len(source) > 65536:
+        return highlight(source, _lexer(lang), _FORMATTER)
+    return _remembered(source, lang)
+
+
+@lru_cache(maxsize=256)
+def _remembered(source: str, lang: str) -> str:
+    return highlight(source, _lexer(lang), _FORMATTER)
 
 
 @lru_cache(maxsize=128)

@@ -98,5 +98,5 @@ class GuardExtension(Extension):
         md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
 
 
-def makeExtension(**kwargs: Any) -> GuardExtension:  # noqa: N802 - Python-Markdown's name
+def makeExtension(**kwargs: Any) -> GuardExtension:
     return GuardExtension(**kwargs)

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from ..insights.stats import Row
 from . import layout
+from .context import RenderOptions
 from .markdown import heading, inline, link, meta, table
 from .page import front_matter
 from .summary import duration, plural
@@ -14,7 +15,7 @@ TITLE = "Transcripts"
 HEADER = ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]
 
 
-def index_page(rows: list[Row], page: str, title: str = TITLE) -> str:
+def index_page(rows: list[Row], page: str, options: RenderOptions, title: str = TITLE) -> str:
     """The Markdown of the index page at ``page`` (relative to the docs root)."""
     ordered = sorted(rows, key=lambda row: _when(row.started), reverse=True)
     lines = front_matter(title) + [heading(title), ""]
@@ -31,7 +32,7 @@ def index_page(rows: list[Row], page: str, title: str = TITLE) -> str:
         f"{sum(r.tokens for r in rows):,} tokens",
     ]
     lines += [inline(" · ".join(figures)), "{ .ct-meta .ct-totals }", ""]
-    body = [_row(row, page) for row in ordered]
+    body = [_row(row, page, options) for row in ordered]
     total = [
         "total", f"{len(rows):,} sessions", duration(seconds), f"{sum(r.messages for r in rows):,}",
         f"{sum(r.tool_calls for r in rows):,}", f"{sum(r.errors for r in rows):,}",
@@ -42,8 +43,8 @@ def index_page(rows: list[Row], page: str, title: str = TITLE) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row(row: Row, page: str) -> list[str]:
-    date = row.started.astimezone(timezone.utc).strftime("%Y-%m-%d") if row.started else ""
+def _row(row: Row, page: str, options: RenderOptions) -> list[str]:
+    date = options.local(row.started).strftime("%Y-%m-%d") if row.started else ""
     return [
         date,
         link(row.title, layout.relative(row.page, page)),

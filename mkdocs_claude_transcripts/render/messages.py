@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from datetime import timezone
 from typing import Any
 
 from .. import model as m
@@ -78,10 +77,10 @@ def anchor(message: m.Message) -> str:
     return f" <a id='{message.anchor}' class='ct-anchor' href='#{message.anchor}' title='Link to this message'></a>"
 
 
-def time_of(message: m.Message) -> str:
+def time_of(message: m.Message, ctx: PageContext) -> str:
     if message.timestamp is None:
         return ""
-    return message.timestamp.astimezone(timezone.utc).strftime(" · %H:%M")
+    return ctx.options.local(message.timestamp).strftime(" · %H:%M")
 
 
 # ---------------------------------------------------------------- the user's side
@@ -94,7 +93,7 @@ def _prompt(message: m.Prompt, ctx: PageContext) -> list[str]:
     if message.reminders and ctx.options.system_reminders != "hidden":
         for reminder in message.reminders:
             body += [""] + block(REMINDER, "System reminder", prose(reminder), collapsible="closed")
-    return titled(USER, "User" + time_of(message), message, body)
+    return titled(USER, "User" + time_of(message, ctx), message, body)
 
 
 def _ide(note: m.IdeNote) -> list[str]:
@@ -136,7 +135,7 @@ def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str
 def _steering(message: m.Steering, ctx: PageContext) -> list[str]:
     body = _with_images(message.text, message.images, ctx)
     title = "User, while Claude was working" if message.sent else "User, queued but never sent"
-    return titled(USER, title + time_of(message), message, body)
+    return titled(USER, title + time_of(message, ctx), message, body)
 
 
 def _slash_command(message: m.SlashCommand, ctx: PageContext) -> list[str]:
@@ -145,7 +144,7 @@ def _slash_command(message: m.SlashCommand, ctx: PageContext) -> list[str]:
         body += prose(message.text)
     body += _output(message.stdout, message.stderr, ctx)
     title = f"{message.name} {message.args}".strip()
-    return titled(COMMAND, title + time_of(message), message, body)
+    return titled(COMMAND, title + time_of(message, ctx), message, body)
 
 
 def _command_output(message: m.CommandOutput, ctx: PageContext) -> list[str]:
@@ -172,7 +171,7 @@ def _shell_command(message: m.ShellCommand, ctx: PageContext) -> list[str]:
 
 
 def _memory(message: m.Memory, ctx: PageContext) -> list[str]:
-    return titled(MEMORY, "Remember" + time_of(message), message, prose(message.text))
+    return titled(MEMORY, "Remember" + time_of(message, ctx), message, prose(message.text))
 
 
 def _task_notification(message: m.TaskNotification, ctx: PageContext) -> list[str]:

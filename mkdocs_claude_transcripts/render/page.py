@@ -6,14 +6,14 @@ import html
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 from .. import model as m
+from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .guard import MARKER
 from .markdown import block, clean, heading, inline, link, meta, snippet_guard, web_link
-from ..insights.stats import Stats
 from .messages import AGENT, WARNING, message_chunks
 from .summary import summary
 
@@ -56,7 +56,7 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
         title=page_title(session, options),
         tags=tags_of(session, options.tags),
         uri=lambda part: layout.session_page(source, part),
-        head=lambda: _facts(session, brief=stats is not None) + _orphan(session) + _overview(stats, None, main, found, session),
+        head=lambda: _facts(session, options, brief=stats is not None) + _orphan(session) + _overview(stats, None, main, found, session),
         heading_text=session.title,
         found=found,
     )
@@ -76,7 +76,7 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
 
 
 def page_title(session: m.Session, options: RenderOptions) -> str:
-    date = session.started.strftime("%Y-%m-%d") if session.started else ""
+    date = options.local(session.started).strftime("%Y-%m-%d") if session.started else ""
     title = options.title_format.format(title=session.title, date=date, id=session.id)
     return title.strip(" ·-") or session.title
 
@@ -113,7 +113,7 @@ def _pages(
         if number == 1:
             lines += head()
         if many:
-            lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri)
+            lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
         body = [line for _, chunk in part for line in chunk]
         lines += body or meta("This file holds no messages.")
         if many:
@@ -148,10 +148,10 @@ def _anchors(message: m.Message) -> list[str]:
     return found
 
 
-def _part_list(uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
+def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: RenderOptions) -> list[str]:
     items = []
     for number, (part_uri, part) in enumerate(zip(uris, parts), 1):
-        label = f"Part {number}" + _part_label(part)
+        label = f"Part {number}" + _part_label(part, options)
         items.append("- " + (f"**{inline(label)}** (this page)" if part_uri == page else link(label, layout.relative(part_uri, page))))
     return meta(f"This conversation is long: it is shown in {len(parts)} parts.") + [""] + items + [""]
 
@@ -167,11 +167,11 @@ def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: st
     return meta(" · ".join(links)) + [""]
 
 
-def _part_label(part: list[Chunk]) -> str:
+def _part_label(part: list[Chunk], options: RenderOptions) -> str:
     first = next((message for message, _ in part if isinstance(message, _TURN_STARTS)), part[0][0] if part else None)
     if first is None:
         return ""
-    when = first.timestamp.astimezone(timezone.utc).strftime(" · %H:%M") if first.timestamp else ""
+    when = options.local(first.timestamp).strftime(" · %H:%M") if first.timestamp else ""
     text = getattr(first, "text", "") or getattr(first, "name", "")
     return when + (" · " + " ".join(text.split())[:60] if text.strip() else "")
 
@@ -239,15 +239,14 @@ def _finish(lines: list[str], ctx: PageContext) -> str:
     return snippet_guard(text) if ctx.options.snippets else text
 
 
-def _facts(session: m.Session, brief: bool = False) -> list[str]:
+def _facts(session: m.Session, options: RenderOptions, brief: bool = False) -> list[str]:
     """A line of facts about the session (``brief``: only its pull requests, the
     summary holding the rest)."""
     facts: list[str] = []
     if session.started:
-        span = _when(session.started)
-        if session.ended and session.ended != session.started:
-            span += " – " + (_when(session.ended)[11:] if session.ended.date() == session.started.date() else _when(session.ended))
-        facts.append(span + " UTC")
+        start, end = _when(session.started, options), _when(session.ended or session.started, options)
+        span = start + (" – " + (end[11:] if end[:10] == start[:10] else end) if end != start else "")
+        facts.append(f"{span} {options.timezone}")
     if session.versions:
         facts.append("Claude Code " + ", ".join(session.versions))
     facts += session.models
@@ -265,10 +264,8 @@ def _facts(session: m.Session, brief: bool = False) -> list[str]:
     return lines
 
 
-def _when(moment: datetime) -> str:
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M")
+def _when(moment: datetime, options: RenderOptions) -> str:
+    return options.local(moment).strftime("%Y-%m-%d %H:%M")
 
 
 def _overview(stats: Figures | None, agent_id: str | None, ctx: PageContext, found: dict[str, str], session: m.Session | None = None) -> list[str]:

@@ -4,11 +4,10 @@ what, how much, and what was touched, in one closed block."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
 
 from .. import model as m
 from ..insights.stats import Stats, Verification
-from .context import PageContext
+from .context import PageContext, RenderOptions
 from .markdown import block, code, fields, inline, link, table
 
 OVERVIEW = "ct-overview"
@@ -19,7 +18,7 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
     """The summary block; ``target`` makes the link to a message's anchor, and
     ``session`` adds what only a session has (versions, models...)."""
     body: list[str] = []
-    facts = {"When": _span(stats)}
+    facts = {"When": _span(stats, ctx.options)}
     if session is not None:
         facts |= {
             "Claude Code": ", ".join(session.versions),
@@ -52,13 +51,13 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
             [[_number(tokens.input), _number(tokens.output), _number(tokens.cache_creation), _number(tokens.cache_read)]],
         )
         body += [""]
-    return block(OVERVIEW, inline(title(stats)), body, collapsible="closed")
+    return block(OVERVIEW, inline(title(stats, ctx.options)), body, collapsible="closed")
 
 
-def title(stats: Stats) -> str:
+def title(stats: Stats, options: RenderOptions) -> str:
     parts = ["Summary"]
     if stats.started is not None:
-        parts.append(_utc(stats.started).strftime("%Y-%m-%d %H:%M UTC"))
+        parts.append(options.local(stats.started).strftime("%Y-%m-%d %H:%M ") + options.timezone)
     if stats.duration_seconds is not None:
         parts.append(duration(stats.duration_seconds))
     parts.append(plural(stats.turns, "prompt"))
@@ -81,19 +80,15 @@ def duration(seconds: float) -> str:
     return f"{hours // 24} days {hours % 24} h"
 
 
-def _span(stats: Stats) -> str:
+def _span(stats: Stats, options: RenderOptions) -> str:
     if stats.started is None or stats.ended is None:
         return ""
-    start, end = _utc(stats.started), _utc(stats.ended)
+    start, end = options.local(stats.started), options.local(stats.ended)
     text = start.strftime("%Y-%m-%d %H:%M")
     until = end.strftime("%H:%M" if end.date() == start.date() else "%Y-%m-%d %H:%M")
     if until != text[-5:]:
         text += " – " + until
-    return f"{text} UTC ({duration(stats.duration_seconds or 0)})"
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.astimezone(timezone.utc) if moment.tzinfo else moment
+    return f"{text} {options.timezone} ({duration(stats.duration_seconds or 0)})"
 
 
 def _check(verification: Verification, target: Callable[[str], str]) -> str:

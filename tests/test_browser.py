@@ -1,0 +1,209 @@
+"""The example site in a real browser: Debian's Chromium, driven by Playwright.
+
+The site is built with the recommended configuration (example_site/mkdocs.yml:
+navigation.instant, navigation.indexes, navigation.prune, content.code.copy,
+search.highlight, a light and a dark scheme) and served on localhost. Skipped when
+Playwright or Chromium is missing (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .browser import ARGS, built_example, serve
+from .conftest import ROOT, copy_tree
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"  # a Task call, an Explore subagent, a failing test
+BLOCKS = "article :is(.admonition, details)[class*='ct-']"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from serve(built_example(tmp_path_factory.mktemp("example")))
+
+
+@pytest.fixture(scope="module")
+def kinds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+    """The pages of the example site with every golden case added: every kind of
+    block is on one of them."""
+    root = tmp_path_factory.mktemp("kinds")
+    copy_tree(ROOT / "tests" / "golden", root / "docs" / "cases")
+    for stray in (root / "docs" / "cases").glob("*.md"):
+        stray.unlink()
+    site = built_example(root, strict=False)  # some cases hold bad lines, on purpose
+    pages = sorted(p.parent.relative_to(site).as_posix() for p in (site / "cases").rglob("index.html"))
+    for url in serve(site):
+        yield [f"{url}{page}/" for page in pages]
+
+
+@pytest.fixture(scope="module")
+def split_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The example site with small pages, so that sessions are shown in parts."""
+    yield from serve(built_example(tmp_path_factory.mktemp("split"), "      page_size: 3000\n"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+LOCAL = "http://127.0.0.1:"
+THEME_HOSTS = ("https://fonts.googleapis.com/", "https://fonts.gstatic.com/")  # Material's web font
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    """A page of the browser; the test fails if it logs an error to the console, or
+    asks for anything from elsewhere than the site but the theme's web font (which
+    is answered empty: the tests run offline)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    elsewhere: list[str] = []
+
+    def offline(route) -> None:  # type: ignore[no-untyped-def]
+        elsewhere.append(route.request.url)
+        route.fulfill(status=200, body="", content_type="text/css")
+
+    context.route(lambda address: not address.startswith(LOCAL), offline)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    errors: list[str] = []
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert errors == [], errors
+    assert all(address.startswith(THEME_HOSTS) for address in elsewhere), elsewhere
+
+
+def session_pages(url: str) -> list[str]:
+    return [f"{url}transcripts/{S1}/", f"{url}transcripts/9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58/",
+            f"{url}transcripts/d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86/"]  # fmt: skip
+
+
+def agent_pages(page, url: str) -> list[str]:
+    found: list[str] = []
+    for address in session_pages(url):
+        page.goto(address)
+        hrefs = page.eval_on_selector_all("nav.md-nav--primary a[href*='agent-']", "links => links.map(a => a.href)")
+        found += [href for href in hrefs if href not in found]
+    return found
+
+
+def test_every_kind_of_block_has_its_own_icon_and_colour(page, kinds: list[str]) -> None:
+    css = (ROOT / "mkdocs_claude_transcripts" / "assets" / "claude-transcripts.css").read_text(encoding="utf-8")
+    styled = set(re.findall(r"\.admonition\.(ct-[a-z-]+)", css))
+    seen: dict[str, tuple[str, str]] = {}
+    assert len(kinds) > 30
+    for address in kinds:
+        page.goto(address)
+        styles = page.eval_on_selector_all(
+            BLOCKS,
+            """blocks => blocks.map(block => {
+                const kind = [...block.classList].find(c => c.startsWith('ct-'));
+                const title = block.querySelector(':scope > summary, :scope > .admonition-title');
+                const icon = getComputedStyle(title, '::before');
+                return [kind, icon.maskImage || icon.webkitMaskImage, icon.backgroundColor, getComputedStyle(block).borderLeftColor];
+            })""",
+        )
+        for kind, mask, colour, border in styles:
+            seen.setdefault(kind, (mask, colour))
+            assert mask.startswith('url("data:image/svg+xml'), (kind, mask)
+            assert colour == border, (kind, colour, border)  # icon and border in the kind's colour
+    assert set(seen) == styled, styled ^ set(seen)  # every kind styled is seen, and styled
+    note = page.evaluate("getComputedStyle(document.body).getPropertyValue('--md-admonition-icon--note')")
+    icons = {mask for mask, _ in seen.values()}
+    assert len(icons) >= 6 and not any(note.strip() and note.strip() in mask for mask in icons)
+
+
+def test_a_collapsed_tool_call_opens_on_click(page, url: str) -> None:
+    page.goto(session_pages(url)[0])
+    calls = page.locator("article details.ct-tool")
+    closed = calls.evaluate_all("calls => calls.findIndex(call => !call.open)")
+    call = calls.nth(closed)
+    body = call.locator(":scope > :not(summary)").first
+    assert not body.is_visible()
+    call.locator(":scope > summary").click()
+    assert call.get_attribute("open") is not None
+    body.wait_for(state="visible")
+
+
+def test_search_finds_a_word_said_only_in_a_transcript_and_leads_to_its_session(page, url: str) -> None:
+    page.goto(url)
+    search = page.locator("input.md-search__input")
+    result = page.locator(".md-search-result__item a").first
+    for _ in range(5):  # the index loads in a worker: a query typed before it is ready finds nothing
+        search.click()
+        search.fill("")
+        page.keyboard.type("Kelvin", delay=20)
+        try:
+            result.wait_for(timeout=2_000)
+            break
+        except sync_api.TimeoutError:
+            continue
+    assert S1 in (result.get_attribute("href") or "")
+    result.click()
+    page.wait_for_url(f"**/{S1}/**")
+    page.locator("article mark", has_text="Kelvin").first.wait_for()  # search.highlight
+
+
+def test_the_nav_nests_subagents_under_their_session(page, url: str) -> None:
+    page.goto(session_pages(url)[0])
+    active = page.locator("nav.md-nav--primary li.md-nav__item--active").last
+    links = active.locator("a.md-nav__link")
+    texts = [" ".join(t.split()) for t in links.all_inner_texts()]
+    assert any("Explore" in t for t in texts), texts
+    assert any("Fix metric units" in t for t in texts), texts
+
+
+def test_the_task_call_leads_to_its_subagent_and_back(page, url: str) -> None:
+    page.goto(session_pages(url)[0])
+    call = page.locator("article details.ct-tool", has_text="Explore").first
+    call.locator(":scope > summary").click()
+    call.locator("a[href*='agent-']").first.click()
+    page.wait_for_url("**/agent-*/")
+    assert "Trace the units option" in page.locator("article h1").inner_text()
+    page.locator("article a", has_text="Fix metric units").first.click()
+    page.wait_for_url(f"**/{S1}/#t-*")
+    anchor = page.url.split("#", 1)[1]
+    assert page.locator(f"[id='{anchor}']").count() == 1
+
+
+def test_the_parts_of_a_long_session_link_to_each_other(page, split_url: str) -> None:
+    page.goto(f"{split_url}transcripts/{S1}/")
+    assert "shown in" in page.locator("article").inner_text()
+    page.locator("article a", has_text="Part 2").first.click()
+    page.wait_for_url("**/part-2/")
+    page.locator("article a", has_text="previous part").first.click()
+    page.wait_for_url(f"**/{S1}/")
+
+
+def test_the_dark_scheme_renders_the_blocks_on_a_dark_background(page, url: str) -> None:
+    page.goto(session_pages(url)[0])
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    red, green, blue = (int(c) for c in background[background.index("(") + 1 : background.index(")")].split(",")[:3])
+    assert red + green + blue < 200, background
+    title = page.locator("article .ct-user > .admonition-title, article .ct-user > summary").first
+    assert title.is_visible()
+
+
+def test_every_page_of_the_site_loads_without_errors(page, url: str) -> None:
+    page.goto(url)
+    for address in session_pages(url) + [f"{url}transcripts/"]:
+        page.goto(address)
+        assert page.locator("article h1").count() == 1
