@@ -5,23 +5,55 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .convert import Request, UsageError, run
 from .coverage import coverage
 from .insights.export import schema
 from .reference import markdown_table
+from .render.context import RenderOptions
+from .render.flavour import FLAVOURS
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mkdocs-claude-transcripts", description="Claude Code transcripts as documentation.")
     commands = parser.add_subparsers(dest="command", required=True)
+    convert = commands.add_parser(
+        "convert",
+        help="write the pages of transcripts to a folder or a single file, without MkDocs",
+        description="Write the Markdown pages of Claude Code transcripts (sessions, subagents, an index, images, "
+        "session.json) into a folder, or all of them into one file.",
+    )
+    convert.add_argument("paths", nargs="+", metavar="PATH", help="transcript files, or folders holding them")
+    convert.add_argument("-o", "--out", help="the folder to write to; with --single-file, the file ('-' or none: stdout)")
+    convert.add_argument("--single-file", action="store_true", help="everything in one file, each conversation in one piece")
+    convert.add_argument("--max-chars", type=int, help="with --single-file: cut the output to fit, e.g. 65000 for a GitHub comment")
+    convert.add_argument("--flavour", "--flavor", choices=sorted(FLAVOURS), default="material",
+                         help="material (the default: Material for MkDocs, Zensical) or github (GitHub's Markdown)")  # fmt: skip
+    convert.add_argument("--report", action="store_true", help="write nothing: say what would be redacted and what is wrong")
+    convert.add_argument("--no-redact", action="store_true", help="leave secrets as they are (for a look of your own)")
+    convert.add_argument("--thinking", choices=["shown", "collapsed", "hidden"], default="collapsed")
+    convert.add_argument("--tool-calls", choices=["open", "collapsed"], default="collapsed")
+    convert.add_argument("--timezone", default="UTC", help="the time zone times are shown in (an IANA name)")
     report = commands.add_parser("coverage", help="count the kinds of entry, block and tool in transcripts, and what shows each")
     report.add_argument("paths", nargs="+", help="transcript files or folders holding them")
-    commands.add_parser("config-reference", help="print the table of the plugin's options, as in the README")
+    reference = commands.add_parser("config-reference", help="print the table of the plugin's options, as in the README")
+    reference.add_argument("--docs", action="store_true", help="with links as from docs/configuration.md")
     commands.add_parser("schema", help="print the JSON Schema of session.json, as in docs/session.schema.json")
     args = parser.parse_args(argv)
+    if args.command == "convert":
+        options = RenderOptions(thinking=args.thinking, tool_calls=args.tool_calls, timezone=args.timezone)
+        request = Request(
+            paths=args.paths, out=args.out, single_file=args.single_file, max_chars=args.max_chars,
+            flavour=args.flavour, report=args.report, options=options, redact=not args.no_redact,
+        )  # fmt: skip
+        try:
+            return run(request)
+        except UsageError as problem:
+            print(f"{parser.prog} convert: error: {problem}", file=sys.stderr)
+            return 2
     if args.command == "coverage":
         print(coverage(args.paths).text())
     elif args.command == "config-reference":
-        print(markdown_table())
+        print(markdown_table(within_docs=args.docs))
     elif args.command == "schema":
         sys.stdout.write(schema())
     return 0

@@ -34,6 +34,7 @@ __all__ = [
     "convert_session",
     "discover",
     "redacted_jsonl",
+    "session_of",
 ]
 
 
@@ -70,6 +71,11 @@ def convert_session(source: SessionSource, options: RenderOptions, redactor: Red
     nav = _nav(session, options)
     row = row_of(nav.page, session.title, figures.values(), len(session.agents), tags_of(session, options.tags))
     return Converted(source, session.started, nav, rendered.pages, assets, built.reports, row, built.redactions)
+
+
+def session_of(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None) -> m.Session:
+    """The content model of a session, as its pages show it (for excerpts of it)."""
+    return build_session(source, options.hidden(), redactor).session
 
 
 def convert(found: Discovery, options: RenderOptions, redactor: Redactor | None = None) -> Iterator[Converted]:

@@ -29,7 +29,8 @@ from mkdocs.structure.pages import Page
 from . import __version__, nav, parallel
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
-from .pipeline import NavEntry, Row, SessionSource, SourceFile, convert_session, discover, redacted_jsonl
+from .embed import Found, embed
+from .pipeline import NavEntry, Row, SessionSource, SourceFile, convert_session, discover, redacted_jsonl, session_of
 from .redact import Redactor, check_pattern
 from .render.context import RenderOptions, zone
 from .render.fences import FENCES
@@ -70,6 +71,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.by_source: dict[str, NavEntry] = {}  # session file -> its nav entry
         self.started: dict[str, datetime | None] = {}
         self.rows: list[Row] = []  # the published sessions, for the index page
+        self._sources: dict[str, SessionSource] = {}  # every session found, by src_uri
+        self._excerpted: dict[str, Found] = {}  # sessions built for excerpts in this build
         self.options = RenderOptions()
         self.redactor = Redactor()
         self.cache: Cache | None = None
@@ -153,6 +156,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if f.abs_src_path and not f.generated_by and not (excluded and excluded.match_file(f.src_uri))
         ]
         found = discover(on_disk)
+        self._sources = {source.src_uri: source for source in found.sessions}
+        self._excerpted.clear()
         for empty in found.empty:
             log.info(f"{empty.src_uri}: is empty; there is no session to show")
         for stranger in found.strangers:
@@ -261,8 +266,27 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
 
-    @event_priority(-100)  # last: what is rendered is what the other plugins made of it
-    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    def _embed(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Excerpts of sessions asked for in a page of the site (see embed.py)."""
+        if page.file.src_uri in self._ours or not self.config.enabled:
+            return markdown
+        markdown, problems = embed(markdown, page.file.src_uri, self._load_excerpted, options=self.options)
+        for problem in problems:
+            log.warning(f"{page.file.src_uri}: {problem}")
+        return markdown
+
+    def _load_excerpted(self, candidates: list[str]) -> Found | None:
+        for src_uri in candidates:
+            if src_uri in self._excerpted:
+                return self._excerpted[src_uri]
+            source = self._sources.get(src_uri)
+            if source is not None:
+                session = session_of(source, self.options, self.redactor)
+                found = self._excerpted[src_uri] = Found(session, published=src_uri in self.by_source)
+                return found
+        return None
+
+    def _cached_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A page rendered before, from the same Markdown, is not rendered again: its
         HTML comes from the cache (in ``on_page_content``)."""
         if self.cache is None or page.file.src_uri not in self._ours:
@@ -274,6 +298,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return ""
         self._page_keys[page.file.src_uri] = key
         return markdown
+
+    on_page_markdown = CombinedEvent(
+        event_priority(50)(_embed),
+        event_priority(-100)(_cached_markdown),  # last: what is rendered is what the other plugins made of it
+    )
 
     def _cached_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         """First of the plugins: the page's HTML from the cache, or into it."""

@@ -34,10 +34,13 @@ def options() -> list[Option]:
     return found
 
 
-def markdown_table() -> str:
+def markdown_table(within_docs: bool = False) -> str:
+    """The table of options, for the README (links into ``docs/``) or for a page of
+    the documentation site itself (``within_docs``: links relative to it)."""
     rows = ["| option | default | what it does |", "|---|---|---|"]
     rows += [f"| `{o.name}` | `{o.default}` | {o.doc} |" for o in options()]
-    return "\n".join(rows)
+    table = "\n".join(rows)
+    return table.replace("[docs/", "[").replace("](docs/", "](") if within_docs else table
 
 
 def _docstrings() -> dict[str, str]:

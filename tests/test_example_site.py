@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import posixpath
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,3 +117,20 @@ def test_stylesheet_is_added(site: Path) -> None:
 def test_search_index_holds_transcript_text(site: Path) -> None:
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "to_display" in index and "Eleventy" in index
+
+
+def test_the_example_site_builds_under_properdocs(tmp_path: Path) -> None:
+    """ProperDocs, the maintained fork of MkDocs, finds the plugin by its own entry point."""
+    command = shutil.which("properdocs", path=str(Path(sys.executable).parent)) or shutil.which("properdocs")
+    if command is None:
+        pytest.skip("ProperDocs is not installed")
+    root = tmp_path / "example"
+    copy_tree(ROOT / "example_site", root)
+    for made in ("site", ".cache"):
+        shutil.rmtree(root / made, ignore_errors=True)
+    done = subprocess.run([command, "build", "--strict", "-f", str(root / "mkdocs.yml")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "3 sessions and 3 subagents published" in done.stderr
+    page = BeautifulSoup((root / "site" / "transcripts" / S1 / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.select("details.ct-tool") and page.select_one("details.ct-overview")
+    assert (root / "site" / "transcripts" / S1 / "session.json").exists()

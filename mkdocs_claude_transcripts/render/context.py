@@ -75,6 +75,7 @@ class PageContext:
     page: str  # the page being written, relative to the docs root
     agent: m.Agent | None = None  # the agent whose page this is, if any
     assets: dict[str, Asset] = field(default_factory=dict)  # shared by the pages of a session
+    published: bool = True  # the session's pages are in the site (False: an excerpt of one that is not)
     _agents: dict[str, m.Agent] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -92,7 +93,7 @@ class PageContext:
         return self.agent.responses if self.agent else self.session.responses
 
     def agent_link(self, agent_id: str) -> str | None:
-        if agent_id not in self._agents:
+        if agent_id not in self._agents or not self.published:
             return None
         return layout.relative(layout.agent_page(self.session.source, agent_id), self.page)
 
@@ -113,7 +114,7 @@ class PageContext:
         Images become files, not inline data: inline base64 would bloat the page
         and the search index.
         """
-        if image.url:
+        if image.url or not self.published:
             return None
         extension = _EXTENSIONS.get(image.media_type)
         try:

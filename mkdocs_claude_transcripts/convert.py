@@ -1,0 +1,210 @@
+"""``mkdocs-claude-transcripts convert``: the pages of transcripts, written to a folder
+or a single file, without MkDocs.
+
+    convert PATH... -o OUT                 pages, images, session.json, an index, the stylesheet
+    convert PATH... --single-file -o F     one file (or stdout), e.g. for a PR comment
+        [--flavour github] [--max-chars N] GitHub's Markdown; cut to fit a comment
+    convert PATH... --report               what would be redacted, and the problems found
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import TextIO
+
+from .pipeline import Converted, Redactor, Row, SourceFile, convert_session, discover
+from .render.context import RenderOptions
+from .render.flavour import FLAVOURS, without_front_matter, without_page_links
+from .render.index import index_page
+from .report import Level
+
+STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
+
+
+class UsageError(Exception):
+    """A mistake in the command line or its paths: said on stderr, exit status 2."""
+
+
+@dataclass
+class Request:
+    paths: list[str]
+    out: str | None = None
+    single_file: bool = False
+    max_chars: int | None = None
+    flavour: str = "material"
+    report: bool = False
+    options: RenderOptions = field(default_factory=RenderOptions)
+    redact: bool = True
+
+
+def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Do what ``request`` asks; the exit status."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    if request.max_chars is not None and not request.single_file:
+        raise UsageError("--max-chars goes with --single-file")
+    files = list(source_files(request.paths))
+    if not request.single_file and not request.report and not request.out:
+        raise UsageError("say where to write the pages: -o FOLDER (or --single-file, or --report)")
+    found = discover(files)
+    for stranger in found.strangers:
+        print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
+    if not found.sessions:
+        print("error: no Claude Code session among the paths given", file=stderr)
+        return 1
+    options = request.options
+    if request.single_file:
+        options = replace(options, page_size=0, export=False)  # one page per conversation
+    redactor = Redactor(enabled=request.redact)
+    progress = Progress(len(found.sessions), stderr)
+    converted = []
+    for source in found.sessions:
+        progress.step(source.src_uri)
+        done = convert_session(source, options, redactor)
+        for problem in (p for report in done.reports for p in report.problems):
+            if problem.level is not Level.INFO or request.report:
+                print(f"{problem.level.value}: {problem}", file=stderr if not request.report else stdout)
+        converted.append(done)
+    progress.done()
+    if request.report:
+        print(report_text(converted), file=stdout, end="")
+    elif request.single_file:
+        text = single_file(converted, request.flavour, request.max_chars)
+        if request.out in (None, "-"):
+            stdout.write(text)
+        else:
+            Path(request.out).write_text(text, encoding="utf-8")
+    else:
+        write_folder(converted, Path(request.out or "."), request.flavour, options)
+    return 0
+
+
+def source_files(paths: list[str]) -> Iterator[SourceFile]:
+    """The files of ``paths``, each named relative to the folder given (prefixed by
+    that folder's name when several are given). A single ``.jsonl`` comes with what
+    belongs to it beside it: its ``<session>/`` folder and ``agent-*.jsonl`` files."""
+    prefix = len(paths) > 1
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise UsageError(f"no such file or folder: {given}")
+        if path.is_dir():
+            root = path.name if prefix else ""
+            for item in sorted(path.rglob("*")):
+                if item.is_file():
+                    yield SourceFile(posixpath.join(root, item.relative_to(path).as_posix()), str(item))
+        else:
+            yield SourceFile(path.name, str(path))
+            companions = [p for p in sorted((path.parent / path.stem).rglob("*")) if p.is_file()]
+            companions += [p for p in sorted(path.parent.glob("agent-*.jsonl")) if p != path]
+            for item in companions:
+                yield SourceFile(item.relative_to(path.parent).as_posix(), str(item))
+
+
+def write_folder(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
+    change = FLAVOURS[flavour]
+    written: set[str] = set()
+
+    def write(src_uri: str, content: bytes | str) -> None:
+        target = out / src_uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            target.write_text(content, encoding="utf-8")
+        else:
+            target.write_bytes(content)
+        written.add(src_uri)
+
+    for done in converted:
+        for page in done.pages:
+            write(page.src_uri, change(page.markdown))
+        for asset in done.assets:
+            write(asset.src_uri, asset.content)
+    rows: list[Row] = [done.row for done in converted]
+    index = next(name for name in ("index.md", "transcripts.md", "transcripts-index.md") if name not in written)
+    write(index, change(index_page(rows, index, options)))
+    if flavour == "material":
+        write(STYLESHEET, resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes())
+
+
+def single_file(converted: list[Converted], flavour: str, max_chars: int | None) -> str:
+    """Every page, one after another, in one file; cut before the first block that
+    does not fit ``max_chars``, with a line saying how much is left out."""
+    change = FLAVOURS[flavour]
+    bodies = [without_front_matter(without_page_links(page.markdown)) for done in converted for page in done.pages]
+    chunks = [chunk for body in bodies for chunk in _top_level(body)]
+    whole = change("\n".join(chunks))
+    if max_chars is None or len(whole) <= max_chars:
+        return whole
+    kept, low, high = 0, 0, len(chunks)
+    while low <= high:  # the most chunks that fit with the note
+        middle = (low + high) // 2
+        text = change("\n".join(chunks[:middle]) + _note(len(chunks) - middle))
+        if len(text) <= max_chars:
+            kept, low = middle, middle + 1
+        else:
+            high = middle - 1
+    text = change("\n".join(chunks[:kept]) + _note(len(chunks) - kept))
+    if len(text) > max_chars:
+        raise UsageError(f"--max-chars {max_chars} is too small to hold anything")
+    return text
+
+
+def _note(left_out: int) -> str:
+    return f"\n\n*{left_out:,} more blocks are not shown here, to fit; the full transcript is in the site.*\n"
+
+
+def _top_level(markdown: str) -> list[str]:
+    """A page cut where a top-level block, heading or line of facts begins."""
+    chunks: list[list[str]] = [[]]
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        if fence is None and line[:1] not in ("", " ", "\t") and chunks[-1] and chunks[-1][-1] == "" and not line.startswith("{"):
+            chunks.append([])
+        chunks[-1].append(line)
+        stripped = line.strip()
+        if fence is None and stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+        elif fence is not None and stripped == fence:
+            fence = None
+    return ["\n".join(chunk) for chunk in chunks if any(line.strip() for line in chunk)]
+
+
+def report_text(converted: list[Converted]) -> str:
+    """What publishing these sessions would redact, and what was found wrong."""
+    lines = []
+    total: Counter[str] = Counter()
+    for done in converted:
+        problems = sum(1 for report in done.reports for p in report.problems if p.level is not Level.INFO)
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(done.redactions.items())) or "nothing"
+        lines.append(f"{done.source.src_uri}: {done.row.messages:,} messages; redacted: {kinds}; {problems} problems")
+        total += done.redactions
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(total.items())) or "nothing"
+    lines.append(f"{len(converted)} sessions; redacted in all: {kinds}")
+    return "\n".join(lines) + "\n"
+
+
+class Progress:
+    """A progress line on a terminal; nothing otherwise."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total, self.stream, self.count = total, stream, 0
+        self.shown = total > 1 and stream.isatty() and os.environ.get("TERM") != "dumb"
+
+    def step(self, name: str) -> None:
+        self.count += 1
+        if self.shown:
+            width = 30
+            filled = width * self.count // self.total
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} {name[-40:]:<40}")
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 80 + "\r")
+            self.stream.flush()

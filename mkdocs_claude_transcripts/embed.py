@@ -1,0 +1,125 @@
+"""Excerpts of sessions inside any page of the site, asked for with a fenced block:
+
+    ```claude-transcript
+    path: sessions/abc.jsonl      # relative to the page, or to docs_dir
+    turns: 2-3                    # or from: / to: (message anchors), or search: text
+    tool_calls: hidden            # open, collapsed or hidden; thinking: likewise
+    link: true                    # a line linking to the full session
+    ```
+
+The block is replaced by the Markdown of the excerpt before the page is rendered,
+so it renders as the session's page does. What cannot be shown (a missing file, a
+range that holds nothing, an unknown option) is a warning naming the page, and the
+block is left as it is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from . import model as m
+from .render.excerpt import ExcerptError, Look, Range, excerpt
+
+NAME = "claude-transcript"
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*?)[ \t]*$")
+_KEYS = {"path", "from", "to", "turns", "search", "thinking", "tool_calls", "link"}
+_CHOICES = {"thinking": ("shown", "collapsed", "hidden"), "tool_calls": ("open", "collapsed", "hidden")}
+
+
+@dataclass
+class Found:
+    session: m.Session
+    published: bool
+
+
+Loader = Callable[[list[str]], "Found | None"]  # the src_uris a path may name -> the first session found
+
+
+def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str]] = excerpt, **options: Any) -> tuple[str, list[str]]:
+    """``markdown`` of the page ``page`` with its excerpt blocks replaced; and the
+    problems found, one message each."""
+    if NAME not in markdown:
+        return markdown, []
+    lines = markdown.split("\n")
+    out: list[str] = []
+    problems: list[str] = []
+    i = 0
+    count = 0
+    while i < len(lines):
+        opened = _OPEN.match(lines[i])
+        if not opened:
+            out.append(lines[i])
+            i += 1
+            continue
+        end = _closing(lines, i, opened)
+        block = lines[i : end + 1]
+        if opened["info"].strip() == NAME:
+            count += 1
+            body = [line[len(opened["indent"]) :] for line in lines[i + 1 : end]]
+            try:
+                made = _excerpt("\n".join(body), page, load, render, f"x{count}-", options)
+            except ExcerptError as problem:
+                problems.append(f"{NAME} block at line {i + 1}: {problem}")
+                out += block
+            else:
+                out += [opened["indent"] + line if line else "" for line in made]
+        else:
+            out += block  # another fence: its text is not looked into
+        i = end + 1
+    return "\n".join(out), problems
+
+
+def _closing(lines: list[str], start: int, opened: re.Match[str]) -> int:
+    fence = opened["fence"]
+    for j in range(start + 1, len(lines)):
+        stripped = lines[j].strip()
+        if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+            return j
+    return len(lines) - 1
+
+
+def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]], prefix: str, options: Any) -> list[str]:
+    try:
+        spec = yaml.safe_load(text) if text.strip() else None
+    except yaml.YAMLError as error:
+        raise ExcerptError(f"not YAML: {' '.join(str(error).split())}") from None
+    if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
+        raise ExcerptError("needs 'path:', the transcript to show")
+    unknown = sorted(set(map(str, spec)) - _KEYS)
+    if unknown:
+        raise ExcerptError(f"unknown option {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})")
+    for key, choices in _CHOICES.items():
+        if key in spec and spec[key] not in choices:
+            raise ExcerptError(f"{key} must be one of {', '.join(choices)}")
+    candidates = resolve(spec["path"], page)
+    found = load(candidates) if candidates else None
+    if found is None:
+        raise ExcerptError(f"no transcript at '{spec['path']}' (relative to the page or to docs_dir)")
+    chosen = Range(
+        start=_text(spec.get("from")), end=_text(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
+    )
+    look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=bool(spec.get("link", True)))
+    return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, **options)
+
+
+def resolve(path: str, page: str) -> list[str] | None:
+    """The src_uris a path may name, relative to the page first, then to docs_dir;
+    None when it leaves docs_dir."""
+    path = path.strip().replace("\\", "/")
+    candidates = []
+    for base in (posixpath.dirname(page), ""):
+        joined = posixpath.normpath(posixpath.join(base, path.lstrip("/")))
+        if joined.startswith("../") or joined == "..":
+            continue
+        candidates.append(joined)
+    return candidates or None
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)

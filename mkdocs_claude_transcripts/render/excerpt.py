@@ -1,0 +1,160 @@
+"""A part of a session, rendered into another page as it is on the session's page.
+
+What part: a range of message anchors (``from``, ``to``, as in the permalinks of
+the session page), a range of turns (``turns: 2`` or ``2-4``, a turn being what
+follows a prompt, slash command, shell command or memory of the user's, up to the
+next), or the turn where a text first occurs (``search``). Without any, the whole
+conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from .. import model as m
+from ..insights.stats import TURNS
+from . import layout
+from .context import PageContext, RenderOptions
+from .markdown import link, meta
+from .messages import message_chunks
+
+_ANCHOR = re.compile(r"<a id='([A-Za-z0-9_-]+)' class='ct-anchor' href='#\1'")
+_TURNS = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
+
+
+class ExcerptError(ValueError):
+    """What is wrong with an excerpt's range, said for the page that asks for it."""
+
+
+@dataclass(frozen=True)
+class Range:
+    start: str | None = None  # a message anchor
+    end: str | None = None
+    turns: str | None = None  # "2", "2-4", "3-"
+    search: str | None = None
+
+
+@dataclass(frozen=True)
+class Look:
+    thinking: Literal["shown", "collapsed", "hidden"] | None = None  # None: as the site's option
+    tool_calls: Literal["open", "collapsed", "hidden"] | None = None
+    link: bool = True  # a line linking to the full session
+
+
+def select(messages: list[m.AnyMessage], chosen: Range) -> list[m.AnyMessage]:
+    """The messages of ``chosen``; raises ExcerptError when it cannot be found or is empty."""
+    given = [name for name, value in (("from/to", chosen.start or chosen.end), ("turns", chosen.turns), ("search", chosen.search)) if value]
+    if len(given) > 1:
+        raise ExcerptError(f"give one of from/to, turns or search, not {' and '.join(given)}")
+    if chosen.turns:
+        selected = _turns(messages, chosen.turns)
+    elif chosen.search:
+        selected = _search(messages, chosen.search)
+    elif chosen.start or chosen.end:
+        start = _index_of(messages, chosen.start) if chosen.start else 0
+        end = _index_of(messages, chosen.end) if chosen.end else len(messages) - 1
+        if end < start:
+            raise ExcerptError(f"'{chosen.end}' comes before '{chosen.start}'")
+        selected = messages[start : end + 1]
+    else:
+        selected = list(messages)
+    if not selected:
+        raise ExcerptError("the range holds no message")
+    return selected
+
+
+def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOptions, page: str, published: bool, prefix: str) -> list[str]:
+    """The Markdown of an excerpt of ``session`` for the page ``page``; message ids get
+    ``prefix``, so that excerpts of several sessions can share a page."""
+    selected = select(session.messages, chosen)
+    options = replace(options, thinking=look.thinking or options.thinking, tool_calls=_calls(look, options))
+    if look.thinking == "hidden":
+        selected = [message for message in selected if not isinstance(message, m.Thinking)]
+    if look.tool_calls == "hidden":
+        selected = [message for message in selected if not isinstance(message, (m.ToolCall, m.ToolResult))]
+    if not selected:
+        raise ExcerptError("the range holds nothing left to show")
+    ctx = PageContext(options, session, page, published=published)
+    lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
+    session_page = layout.relative(layout.session_page(session.source), page)
+
+    def permalink(found: re.Match[str]) -> str:
+        target = f"{session_page}#{found[1]}" if published else f"#{prefix}{found[1]}"
+        return f"<a id='{prefix}{found[1]}' class='ct-anchor' href='{target}'"
+
+    lines = [_ANCHOR.sub(permalink, line) if "ct-anchor" in line else line for line in lines]
+    if look.link and published:
+        lines = [*meta("From " + link(session.title, session_page) + _described(chosen)), "", *lines]
+    return lines
+
+
+def _calls(look: Look, options: RenderOptions) -> Literal["open", "collapsed"]:
+    return "open" if look.tool_calls == "open" else "collapsed" if look.tool_calls else options.tool_calls
+
+
+def _described(chosen: Range) -> str:
+    if chosen.turns:
+        return f", turn {chosen.turns.strip()}" if chosen.turns.strip().isdigit() else f", turns {chosen.turns.strip()}"
+    return ""
+
+
+def _index_of(messages: list[m.AnyMessage], anchor: str) -> int:
+    for index, message in enumerate(messages):
+        if anchor in _anchors(message):
+            return index
+    raise ExcerptError(f"no message has the anchor '{anchor}'")
+
+
+def _anchors(message: m.Message) -> set[str]:
+    found = {message.anchor} if message.anchor else set()
+    if isinstance(message, m.ToolCall) and message.result is not None and message.result.anchor:
+        found.add(message.result.anchor)
+    if isinstance(message, m.Branch):
+        for inner in message.messages:
+            found |= _anchors(inner)
+    return found
+
+
+def _turn_starts(messages: list[m.AnyMessage]) -> list[int]:
+    starts = [index for index, message in enumerate(messages) if isinstance(message, TURNS)]
+    if starts and starts[0] != 0:
+        starts[0] = 0  # what comes before the first prompt belongs to the first turn
+    return starts
+
+
+def _turns(messages: list[m.AnyMessage], wanted: str) -> list[m.AnyMessage]:
+    found = _TURNS.match(str(wanted))
+    if not found:
+        raise ExcerptError(f"turns must be a number or a range such as 2-4, not '{wanted}'")
+    first = int(found[1])
+    last = first if not found[2] else int(found[3]) if found[3] else None
+    starts = _turn_starts(messages)
+    if first < 1 or first > len(starts) or (last is not None and last < first):
+        raise ExcerptError(f"the session has {len(starts)} turns; turns '{wanted}' is not among them")
+    end = len(messages) if last is None or last >= len(starts) else starts[last]
+    return messages[starts[first - 1] : end]
+
+
+def _search(messages: list[m.AnyMessage], text: str) -> list[m.AnyMessage]:
+    wanted = text.lower()
+    starts = _turn_starts(messages) or [0]
+    for index, message in enumerate(messages):
+        if _holds(message, wanted):
+            turn = max(number for number, start in enumerate(starts) if start <= index)
+            end = starts[turn + 1] if turn + 1 < len(starts) else len(messages)
+            return messages[starts[turn] : end]
+    raise ExcerptError(f"no message holds '{text}'")
+
+
+def _holds(message: m.Message, wanted: str) -> bool:
+    found = False
+
+    def look(value: str) -> str:
+        nonlocal found
+        found = found or wanted in value.lower()
+        return value
+
+    m.map_strings(message, look)
+    return found

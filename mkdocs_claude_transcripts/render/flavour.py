@@ -1,0 +1,152 @@
+"""The pages in other flavours of Markdown, for use outside a site this plugin builds.
+
+The plugin's pages use two fences of its own (render/fences.py) that only its
+builds know. ``portable`` rewrites them as standard Material fences (a language,
+``linenums``), for another generator with Material's extensions (Zensical, a
+site without the plugin). ``github`` goes further, for GitHub (a pull-request
+comment, a README): no front matter, admonitions and collapsible blocks as
+``<details>``, plain fences, no attribute lists, no permalinks.
+
+Both only rewrite the syntax the renderer writes; the text inside fences is
+left as it is.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from .guard import MARKER
+from .markdown import OUTPUT_END, OUTPUT_START
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})(?:(?P<plain>ct-text)|\{ \.(?P<kind>ct-code|ct-text)(?P<attrs>[^}]*)\})[ \t]*$")
+_ATTR = re.compile(r'(data-[a-z-]+)="([^"]*)"')
+_BLOCK = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"[ \t]*$')
+_ATTR_LIST = re.compile(r"^[ \t]*\{ (?:\.ct-[a-z-]+ ?)+\}[ \t]*$")
+_PERMALINK = re.compile(r" ?<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
+_ESCAPE = re.compile(r"\\(.)")
+_ANCHOR_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\(#[^)\s]*\)")
+_PAGE_LINK = re.compile(r"(?<!\\)(!?)\[((?:\\.|[^\]\\])*)\]\((?!https?://|mailto:|#)[^)\s]*\)")
+
+
+def portable(markdown: str) -> str:
+    """Material Markdown any site with pymdownx.superfences can render."""
+    return "\n".join(_fences(markdown.split("\n"), github=False))
+
+
+def github(markdown: str) -> str:
+    """GitHub-flavoured Markdown, without Material's syntax."""
+    lines = _without_front_matter(markdown.split("\n"))
+    lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END)]
+    text = "\n".join(_blocks(lines)).strip("\n") + "\n"
+    return _outside_fences(text, lambda line: _ANCHOR_LINK.sub(lambda found: found[1], line))  # their permalinks are gone
+
+
+def without_page_links(markdown: str) -> str:
+    """Links to other pages and images shown as their text (for a single file)."""
+    return _outside_fences(markdown, lambda line: _PAGE_LINK.sub(lambda found: found[2], line))
+
+
+def _outside_fences(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to each line of ``text`` that is not inside a code fence."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if fence is not None:
+            out.append(line)
+            fence = None if stripped == fence else fence
+        elif stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+            out.append(line)
+        else:
+            out.append(change(line))
+    return "\n".join(out)
+
+
+def without_front_matter(markdown: str) -> str:
+    """A page without its front matter and the marker that follows it (for a single file)."""
+    return "\n".join(line for line in _without_front_matter(markdown.split("\n")) if line.strip() != MARKER)
+
+
+def _without_front_matter(lines: list[str]) -> list[str]:
+    if lines and lines[0] == "---" and "---" in lines[1:]:
+        return lines[lines.index("---", 1) + 1 :]
+    return lines
+
+
+def _fences(lines: list[str], github: bool) -> list[str]:
+    out: list[str] = []
+    closing: str | None = None
+    closing_indent = ""
+    for line in lines:
+        if closing is not None:
+            out.append(line)
+            if line.strip() == closing and line.startswith(closing_indent):
+                closing = None
+            continue
+        opened = _FENCE.match(line)
+        if opened is None:
+            out.append(line)
+            continue
+        attrs = dict(_ATTR.findall(opened["attrs"] or ""))
+        info = attrs.get("data-lang", "")
+        if attrs.get("data-start") and not github:
+            info += f' linenums="{attrs["data-start"]}"'
+        out.append(opened["indent"] + opened["ticks"] + info)
+        closing, closing_indent = opened["ticks"], opened["indent"]
+    return out
+
+
+def _blocks(lines: list[str]) -> list[str]:
+    """Admonitions and collapsible blocks as ``<details>``, at the left margin (an
+    indented HTML block would be code on GitHub)."""
+    out: list[str] = []
+    i = 0
+    in_fence: str | None = None
+    while i < len(lines):
+        line = lines[i]
+        if in_fence is not None:
+            out.append(line)
+            if line.strip() == in_fence:
+                in_fence = None
+            i += 1
+            continue
+        fence = re.match(r"^[ \t]*(`{3,})", line)
+        if fence:
+            in_fence = fence[1]
+            out.append(line)
+            i += 1
+            continue
+        if _ATTR_LIST.match(line):
+            i += 1
+            continue
+        opened = _BLOCK.match(line)
+        if opened is None:
+            out.append(_PERMALINK.sub("", line))
+            i += 1
+            continue
+        indent = len(opened["indent"].expandtabs(4))
+        body: list[str] = []
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
+            body.append(lines[i][indent + 4 :] if lines[i].strip() else "")
+            i += 1
+        shown = " open" if opened["marker"] in ("!!!", "???+") else ""
+        out += [f"<details{shown}>", f"<summary>{_title(opened['title'])}</summary>", ""]
+        out += _blocks(body)
+        out += ["", "</details>", ""]
+    return out
+
+
+def _title(markdown: str) -> str:
+    """A block's title (inline Markdown made by the renderer) as HTML text."""
+    text = _PERMALINK.sub("", markdown)
+    text = _PAGE_LINK.sub(lambda found: found[2], text)
+    text = _ESCAPE.sub(lambda found: html.escape(found[1]), text)
+    return text.strip()
+
+
+Flavour = Callable[[str], str]
+FLAVOURS: dict[str, Flavour] = {"material": portable, "github": github}

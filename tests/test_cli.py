@@ -1,0 +1,120 @@
+"""The command line converter: pages for other generators, a single file for a PR
+comment, a report before publishing."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from mkdocs_claude_transcripts.cli import main
+
+from .conftest import ROOT, build
+
+EXAMPLE = ROOT / "example_site" / "docs" / "transcripts"
+S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
+PLAIN_SITE = """site_name: Converted
+theme:
+  name: material
+extra_css:
+  - assets/claude-transcripts/claude-transcripts.css
+markdown_extensions:
+  - admonition
+  - attr_list
+  - tables
+  - pymdownx.details
+  - pymdownx.superfences
+  - pymdownx.highlight
+"""
+
+
+def convert(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["convert", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_folder_becomes_pages_another_site_builds_without_the_plugin(tmp_path: Path, capsys) -> None:
+    status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / "docs"), capsys=capsys)
+    assert status == 0, err
+    docs = tmp_path / "docs"
+    pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md")}
+    assert {f"{S1}/index.md", f"{S1}/agent-a41c7e2.md", "index.md"} <= pages
+    assert json.loads((docs / S1 / "session.json").read_text())["stats"]["tools"]
+    assert not any("ct-code" in p.read_text() for p in docs.rglob("*.md")), "standard fences only"
+    (tmp_path / "mkdocs.yml").write_text(PLAIN_SITE)
+    site = build(tmp_path)  # strict, no plugin: every link between the pages holds
+    page = BeautifulSoup((site / S1 / "index.html").read_text(), "html.parser")
+    assert page.select("details.ct-tool") and page.select(".admonition.ct-user")
+
+
+@pytest.mark.skipif(shutil.which("zensical") is None, reason="Zensical is not installed")
+def test_zensical_builds_the_pages(tmp_path: Path, capsys) -> None:
+    assert convert(str(EXAMPLE), "-o", str(tmp_path / "docs"), capsys=capsys)[0] == 0
+    (tmp_path / "mkdocs.yml").write_text(PLAIN_SITE)
+    done = subprocess.run(["zensical", "build"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "site" / S1 / "index.html").exists()
+
+
+def test_a_single_github_file_fits_a_comment_and_holds_no_material_syntax(tmp_path: Path, capsys) -> None:
+    status, whole, _ = convert(str(EXAMPLE), "--single-file", "--flavour", "github", capsys=capsys)
+    assert status == 0
+    status, cut, _ = convert(str(EXAMPLE), "--single-file", "--flavour", "github", "--max-chars", "6000", capsys=capsys)
+    assert status == 0
+    assert len(whole) > 6000 >= len(cut)
+    assert "more blocks are not shown here" in cut and "more blocks" not in whole
+    for text in (whole, cut):
+        assert not re.search(r"^\s*(!!!|\?\?\?)", text, re.M), "no admonitions"
+        assert "{ ." not in text and "ct-anchor" not in text and "---\ntitle" not in text
+        assert text.count("<details") == text.count("</details>")
+        fences = [line.strip() for line in text.split("\n") if line.strip().startswith("```")]
+        assert len(fences) % 2 == 0
+        assert not re.search(r"^ {4,}<details", text, re.M), "no indented HTML: GitHub would show it as code"
+    assert "Kelvin" in whole and "Trace the units option" in whole
+
+
+def test_a_single_file_is_written_where_asked(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "comment.md"
+    status, out, _ = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", "-o", str(target), capsys=capsys)
+    assert status == 0 and out == ""
+    text = target.read_text()
+    assert "Fix metric units" in text and "Trace the units option" in text  # its subagent came with it
+    assert "](agent-" not in text, "no links to pages that are not there"
+
+
+def test_the_report_says_what_would_be_redacted_and_writes_nothing(tmp_path: Path, capsys) -> None:
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    line = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z",
+            "message": {"role": "user", "content": f"token {secret}"}}  # fmt: skip
+    (tmp_path / "s1.jsonl").write_text(json.dumps(line) + "\n{not json\n" + json.dumps({**line, "uuid": "u2"}) + "\n")
+    status, out, _ = convert(str(tmp_path), "--report", capsys=capsys)
+    assert status == 0
+    assert "s1.jsonl: " in out and "github-token" in out and "1 problems" in out
+    assert "s1.jsonl:2" in out  # the bad line, by number
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s1.jsonl"]
+
+
+def test_errors_go_to_stderr_with_a_non_zero_status(tmp_path: Path, capsys) -> None:
+    status, out, err = convert(str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 2 and "no such file or folder" in err and out == ""
+    (tmp_path / "notes.jsonl").write_text('{"a": 1}\n')
+    status, _, err = convert(str(tmp_path / "notes.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 1 and "no Claude Code session" in err
+    status, _, err = convert(str(EXAMPLE), capsys=capsys)
+    assert status == 2 and "-o FOLDER" in err
+    status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / "x"), "--max-chars", "100", capsys=capsys)
+    assert status == 2 and "--single-file" in err
+
+
+def test_the_module_and_the_command_run(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(EXAMPLE), "--report"],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0 and "3 sessions" in done.stdout
+    assert done.stderr == "", "no progress bar when stderr is not a terminal"
