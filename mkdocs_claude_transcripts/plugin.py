@@ -41,12 +41,11 @@ from .toc import toc_from_json, toc_to_json
 
 log = get_plugin_logger("claude-transcripts")
 
-_OUTPUT = re.compile(re.escape(OUTPUT_START) + ".*?" + re.escape(OUTPUT_END), re.DOTALL)
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
 # Never in the search index: the summary block (figures, not words anyone searches
 # for) and the small lines of facts (usage, links between parts), which would fill
 # the excerpts of search results.
-_UNINDEXED = re.compile(r'<details class="ct-overview">.*?</details>|<p class="ct-meta[^"]*">.*?</p>', re.DOTALL)
+_UNINDEXED = (('<details class="ct-overview">', "</details>"), ('<p class="ct-meta', "</p>"))
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 PRUNE_ABOVE = 100  # transcript pages in the nav
@@ -349,6 +348,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def on_post_build(self, config: MkDocsConfig) -> None:
         if self._aside:
             shutil.rmtree(self._aside, ignore_errors=True)
+        self._aside, self._aside_paths = None, {}
         if self.cache is not None:
             self.cache.prune()
         if self._scratch:
@@ -364,9 +364,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if page.file.src_uri not in self._ours or not page.content:
             return context
         self._full_content[page.file.src_uri] = page.content
-        text = _UNINDEXED.sub("", page.content)
-        text = text if self.config.search_tool_output else _OUTPUT.sub("", text)
-        page.content = _TAG.sub(" ", text)
+        spans = _UNINDEXED if self.config.search_tool_output else (*_UNINDEXED, (OUTPUT_START, OUTPUT_END))
+        page.content = _TAG.sub(" ", _without(page.content, spans))
         return context
 
     def _show_output_again(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
@@ -413,6 +412,23 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _without(text: str, spans: tuple[tuple[str, str], ...]) -> str:
+    """``text`` without what lies between each start and end marker of ``spans``,
+    markers included (found with ``str.find``: a lazy regex is slow on long pages)."""
+    for start, end in spans:
+        kept: list[str] = []
+        at = 0
+        while (begin := text.find(start, at)) != -1:
+            close = text.find(end, begin + len(start))
+            if close == -1:
+                break
+            kept.append(text[at:begin])
+            at = close + len(end)
+        kept.append(text[at:])
+        text = "".join(kept)
+    return text
 
 
 def index_place(pages: list[str], files: Files) -> str | None:
