@@ -53,6 +53,9 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     if not request.single_file and not request.report and not request.out:
         raise UsageError("say where to write the pages: -o FOLDER (or --single-file, or --report)")
     found = discover(files)
+    # The agent files that came along with a file given alone belong to it, or to nothing here.
+    alone = {str(Path(p)) for p in request.paths if Path(p).is_file()}
+    found.sessions = [s for s in found.sessions if s.orphan_agent is None or not alone or s.path in alone or _in_folder(s.path, request.paths)]
     for stranger in found.strangers:
         print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
     if not found.sessions:
@@ -105,6 +108,10 @@ def source_files(paths: list[str]) -> Iterator[SourceFile]:
             companions += [p for p in sorted(path.parent.glob("agent-*.jsonl")) if p != path]
             for item in companions:
                 yield SourceFile(item.relative_to(path.parent).as_posix(), str(item))
+
+
+def _in_folder(path: str, given: list[str]) -> bool:
+    return any(Path(g).is_dir() and Path(path).is_relative_to(Path(g)) for g in given)
 
 
 def write_folder(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:

@@ -86,6 +86,7 @@ def test_a_single_file_is_written_where_asked(tmp_path: Path, capsys) -> None:
     assert status == 0 and out == ""
     text = target.read_text()
     assert "Fix metric units" in text and "Trace the units option" in text  # its subagent came with it
+    assert "static site generator" not in text  # in another session's agent file, beside it
     assert "](agent-" not in text, "no links to pages that are not there"
 
 
