@@ -87,11 +87,14 @@ class Cache:
             files.append((path, stat.st_size, stat.st_mtime_ns))
         return fingerprint(self.settings, source.src_uri, files)
 
+    def _session_folder(self, key: str) -> Path:
+        return self.root / "sessions" / key
+
     def has_session(self, key: str) -> bool:
-        return (self.root / "sessions" / key / "session.json").exists()
+        return (self._session_folder(key) / "session.json").exists()
 
     def load_session(self, key: str) -> StoredSession | None:
-        folder = self.root / "sessions" / key
+        folder = self._session_folder(key)
         try:
             data = json.loads((folder / "session.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -103,7 +106,7 @@ class Cache:
         return stored
 
     def store_session(self, key: str, converted: Converted) -> StoredSession:
-        final = self.root / "sessions" / key
+        final = self._session_folder(key)
         final.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=final.parent))
         pages = []
@@ -140,8 +143,11 @@ class Cache:
     def page_key(self, markdown: str, url: str, markdown_settings: str) -> str:
         return fingerprint(self.settings, markdown_settings, url, hashlib.sha256(markdown.encode()).hexdigest())
 
+    def _html_file(self, key: str) -> Path:
+        return self.root / "html" / key[:2] / f"{key}.json"
+
     def load_html(self, key: str) -> dict[str, Any] | None:
-        path = self.root / "html" / key[:2] / f"{key}.json"
+        path = self._html_file(key)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -150,10 +156,10 @@ class Cache:
         return data
 
     def has_html(self, key: str) -> bool:
-        return (self.root / "html" / key[:2] / f"{key}.json").exists()
+        return self._html_file(key).exists()
 
     def store_html(self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str]) -> None:
-        path = self.root / "html" / key[:2] / f"{key}.json"
+        path = self._html_file(key)
         _write_atomically(path, json.dumps({"html": html, "toc": toc, "anchors": anchors}))
         self._used.add(path)
 

@@ -15,17 +15,15 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from .pipeline import Converted, Redactor, Row, SourceFile, convert_session, discover
+from .pipeline import Converted, Redactor, Row, SourceFile, convert_session, discover, stylesheet
+from .render import layout
 from .render.context import RenderOptions
-from .render.flavour import FLAVOURS, without_front_matter, without_page_links
+from .render.flavour import FLAVOURS, one_file
 from .render.index import index_page
 from .report import Level
-
-STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 
 
 class UsageError(Exception):
@@ -133,53 +131,19 @@ def write_folder(converted: list[Converted], out: Path, flavour: str, options: R
         for asset in done.assets:
             write(asset.src_uri, asset.content)
     rows: list[Row] = [done.row for done in converted]
-    index = next(name for name in ("index.md", "transcripts.md", "transcripts-index.md") if name not in written)
-    write(index, change(index_page(rows, index, options)))
+    index = layout.index_place([row.page for row in rows], written.__contains__)
+    if index is not None:
+        write(index, change(index_page(rows, index, options)))
     if flavour == "material":
-        write(STYLESHEET, resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes())
+        write(layout.STYLESHEET, stylesheet())
 
 
 def single_file(converted: list[Converted], flavour: str, max_chars: int | None) -> str:
-    """Every page, one after another, in one file; cut before the first block that
-    does not fit ``max_chars``, with a line saying how much is left out."""
-    change = FLAVOURS[flavour]
-    bodies = [without_front_matter(without_page_links(page.markdown)) for done in converted for page in done.pages]
-    chunks = [chunk for body in bodies for chunk in _top_level(body)]
-    whole = change("\n".join(chunks))
-    if max_chars is None or len(whole) <= max_chars:
-        return whole
-    kept, low, high = 0, 0, len(chunks)
-    while low <= high:  # the most chunks that fit with the note
-        middle = (low + high) // 2
-        text = change("\n".join(chunks[:middle]) + _note(len(chunks) - middle))
-        if len(text) <= max_chars:
-            kept, low = middle, middle + 1
-        else:
-            high = middle - 1
-    text = change("\n".join(chunks[:kept]) + _note(len(chunks) - kept))
-    if len(text) > max_chars:
-        raise UsageError(f"--max-chars {max_chars} is too small to hold anything")
-    return text
-
-
-def _note(left_out: int) -> str:
-    return f"\n\n*{left_out:,} more blocks are not shown here, to fit; the full transcript is in the site.*\n"
-
-
-def _top_level(markdown: str) -> list[str]:
-    """A page cut where a top-level block, heading or line of facts begins."""
-    chunks: list[list[str]] = [[]]
-    fence: str | None = None
-    for line in markdown.split("\n"):
-        if fence is None and line[:1] not in ("", " ", "\t") and chunks[-1] and chunks[-1][-1] == "" and not line.startswith("{"):
-            chunks.append([])
-        chunks[-1].append(line)
-        stripped = line.strip()
-        if fence is None and stripped.startswith("```"):
-            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
-        elif fence is not None and stripped == fence:
-            fence = None
-    return ["\n".join(chunk) for chunk in chunks if any(line.strip() for line in chunk)]
+    """Every page, one after another, in one file, cut to ``max_chars`` if given."""
+    try:
+        return one_file([page.markdown for done in converted for page in done.pages], FLAVOURS[flavour], max_chars)
+    except ValueError as problem:
+        raise UsageError(f"--max-chars {max_chars}: {problem}") from None
 
 
 def report_text(converted: list[Converted]) -> str:

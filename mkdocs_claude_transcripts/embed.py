@@ -16,7 +16,6 @@ block is left as it is.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +24,9 @@ import yaml
 
 from . import model as m
 from .render.excerpt import ExcerptError, Look, Range, excerpt
+from .render.markdown import fence_end, fence_open
 
 NAME = "claude-transcript"
-_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*?)[ \t]*$")
 _KEYS = {"path", "from", "to", "turns", "search", "thinking", "tool_calls", "link"}
 _CHOICES = {"thinking": ("shown", "collapsed", "hidden"), "tool_calls": ("open", "collapsed", "hidden")}
 
@@ -52,12 +51,12 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
     i = 0
     count = 0
     while i < len(lines):
-        opened = _OPEN.match(lines[i])
+        opened = fence_open(lines[i])
         if not opened:
             out.append(lines[i])
             i += 1
             continue
-        end = _closing(lines, i, opened)
+        end = fence_end(lines, i, opened["fence"])
         block = lines[i : end + 1]
         if opened["info"].strip() == NAME:
             count += 1
@@ -73,15 +72,6 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
             out += block  # another fence: its text is not looked into
         i = end + 1
     return "\n".join(out), problems
-
-
-def _closing(lines: list[str], start: int, opened: re.Match[str]) -> int:
-    fence = opened["fence"]
-    for j in range(start + 1, len(lines)):
-        stripped = lines[j].strip()
-        if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
-            return j
-    return len(lines) - 1
 
 
 def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]], prefix: str, options: Any) -> list[str]:

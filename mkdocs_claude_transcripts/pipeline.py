@@ -6,11 +6,11 @@ MkDocs, and holds one session in memory at a time.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from importlib import resources
 
 from . import model as m
 from .build import build_session
@@ -22,6 +22,7 @@ from .render.context import Asset, RenderOptions
 from .render.page import Page, page_title, render_session, tags_of
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
+from .transcript.reader import rewritten_lines
 
 __all__ = [
     "Converted",
@@ -35,6 +36,7 @@ __all__ = [
     "discover",
     "redacted_jsonl",
     "session_of",
+    "stylesheet",
 ]
 
 
@@ -83,19 +85,16 @@ def convert(found: Discovery, options: RenderOptions, redactor: Redactor | None 
         yield convert_session(source, options, redactor)
 
 
+def stylesheet() -> bytes:
+    """The plugin's stylesheet, to publish at ``layout.STYLESHEET``."""
+    return resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes()
+
+
 def redacted_jsonl(path: str, redactor: Redactor) -> bytes:
     """A transcript file with every string of every line redacted, for publishing it."""
-    out: list[str] = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            try:
-                data = json.loads(line)
-            except ValueError:
-                out.append(redactor.text(line.rstrip("\n")))
-                continue
-            out.append(json.dumps(redactor.data(data), ensure_ascii=False))
+    copy = rewritten_lines(path, redactor.data, redactor.text)
     redactor.take_counts()
-    return ("\n".join(out) + "\n").encode("utf-8")
+    return copy
 
 
 def _nav(session: m.Session, options: RenderOptions) -> NavEntry:

@@ -17,7 +17,6 @@ import tempfile
 from collections import Counter
 from dataclasses import asdict
 from datetime import datetime
-from importlib import resources
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -30,11 +29,23 @@ from . import __version__, nav, parallel
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .embed import Found, embed
-from .pipeline import NavEntry, Row, SessionSource, SourceFile, convert_session, discover, redacted_jsonl, session_of
+from .pipeline import (
+    NavEntry,
+    Row,
+    SessionSource,
+    SourceFile,
+    convert_session,
+    discover,
+    redacted_jsonl,
+    session_of,
+    stylesheet,
+)
 from .redact import Redactor, check_pattern
+from .render import layout
 from .render.context import RenderOptions, zone
 from .render.fences import FENCES
 from .render.index import index_page
+from .render.layout import STYLESHEET
 from .render.markdown import OUTPUT_END, OUTPUT_START
 from .report import Level
 from .toc import toc_from_json, toc_to_json
@@ -47,7 +58,6 @@ _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
 # the excerpts of search results.
 _UNINDEXED = (('<details class="ct-overview">', "</details>"), ('<p class="ct-meta', "</p>"))
 
-STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"
 PRUNE_ABOVE = 100  # transcript pages in the nav
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
 # Python-Markdown's emphasis, which drops characters from text with unbalanced
@@ -167,15 +177,15 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 published.append(source)
             else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
-        self._convert_ahead(published)
+        keys = self._convert_ahead(published)
         totals: Counter[str] = Counter()
         self.rows.clear()
-        for source in published:
-            totals += self._publish(source, files, config)
+        for source, key in zip(published, keys):
+            totals += self._publish(source, key, files, config)
         self._take_out(found.claimed, files, config)
         self._add_index(files, config)
         self._prune_nav(config, totals["sessions"] + totals["subagents"])
-        files.append(File.generated(config, STYLESHEET, content=_stylesheet()))
+        files.append(File.generated(config, STYLESHEET, content=stylesheet()))
         if config.nav is not None:
             config.nav = nav.rewrite_config(config.nav, self.by_source)
         log.info(
@@ -184,19 +194,20 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         )
         return files
 
-    def _convert_ahead(self, sources: list[SessionSource]) -> None:
-        """Convert the sessions the cache lacks on every core (see parallel.py)."""
+    def _convert_ahead(self, sources: list[SessionSource]) -> list[str]:
+        """Convert the sessions the cache lacks on every core (see parallel.py); the
+        sessions' keys in the cache."""
         assert self.cache is not None
-        keyed = [(source, self.cache.session_key(source)) for source in sources]
-        missing = [(source, key) for source, key in keyed if not self.cache.has_session(key)]
+        keys = [self.cache.session_key(source) for source in sources]
+        missing = [(source, key) for source, key in zip(sources, keys) if not self.cache.has_session(key)]
         parallel.convert_sessions(missing, self.options, self.redactor, self.cache, self._workers)
+        return keys
 
-    def _publish(self, source: SessionSource, files: Files, config: MkDocsConfig) -> Counter[str]:
+    def _publish(self, source: SessionSource, key: str, files: Files, config: MkDocsConfig) -> Counter[str]:
         """Add the pages of one session to the site; log its problems and redactions."""
         if source.orphan_agent is not None:
             log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
         assert self.cache is not None
-        key = self.cache.session_key(source)
         stored = self.cache.load_session(key)
         if stored is None:
             stored = self.cache.store_session(key, convert_session(source, self.options, self.redactor))
@@ -233,7 +244,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if not page.endswith(".md"):
                 page = posixpath.join(page, "index.md")
         else:
-            page = index_place([row.page for row in self.rows], files)
+            page = layout.index_place([row.page for row in self.rows], lambda uri: files.get_file_from_path(uri) is not None)
         if page is None:
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return
@@ -431,17 +442,3 @@ def _without(text: str, spans: tuple[tuple[str, str], ...]) -> str:
     return text
 
 
-def index_place(pages: list[str], files: Files) -> str | None:
-    """Where the index goes by default: atop the folder that holds every session's
-    folder of pages, as ``index.md``, or ``transcripts.md`` when that is taken."""
-    folders = [posixpath.dirname(posixpath.dirname(page)) for page in pages]
-    common = posixpath.commonpath(folders) if all(folders) else ""
-    for name in ("index.md", "transcripts.md"):
-        candidate = posixpath.join(common, name) if common else name
-        if files.get_file_from_path(candidate) is None:
-            return candidate
-    return None
-
-
-def _stylesheet() -> bytes:
-    return resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes()

@@ -36,7 +36,7 @@ from .messages import (
     Unknown,
     Usage,
 )
-from .session import Agent, Session, map_strings, walk
+from .session import Agent, Session, anchors_of, map_strings, walk
 from .tools import (
     INPUTS,
     AgentOutput,
@@ -83,6 +83,7 @@ from .tools import (
 __all__ = [
     "INPUTS",
     "Agent",
+    "anchors_of",
     "AgentOutput",
     "AnswerOutput",
     "AnyMessage",

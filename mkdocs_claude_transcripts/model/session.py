@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .messages import AnyMessage, Branch, Image, Message, Node, Response
+from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCall
 
 
 def map_strings(node: Any, change: Callable[[str], str]) -> Any:
@@ -38,6 +38,17 @@ def walk(messages: Iterable[Message]) -> Iterator[Message]:
         yield message
         if isinstance(message, Branch):
             yield from walk(message.messages)
+
+
+def anchors_of(message: Message) -> list[str]:
+    """The anchors a message holds: its own, its tool result's, those of a branch's messages."""
+    found = [message.anchor] if message.anchor else []
+    if isinstance(message, ToolCall) and message.result is not None and message.result.anchor:
+        found.append(message.result.anchor)
+    if isinstance(message, Branch):
+        for inner in message.messages:
+            found += anchors_of(inner)
+    return found
 
 
 class Agent(Node):

@@ -76,6 +76,8 @@ class PageContext:
     agent: m.Agent | None = None  # the agent whose page this is, if any
     assets: dict[str, Asset] = field(default_factory=dict)  # shared by the pages of a session
     published: bool = True  # the session's pages are in the site (False: an excerpt of one that is not)
+    anchor_prefix: str = ""  # before each message id (excerpts of several sessions share a page)
+    permalinks_to: str | None = None  # the page permalinks lead to (an excerpt's: its session's); None: this one
     _agents: dict[str, m.Agent] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -91,6 +93,11 @@ class PageContext:
     @property
     def responses(self) -> dict[str, m.Response]:
         return self.agent.responses if self.agent else self.session.responses
+
+    def permalink(self, anchor: str) -> tuple[str, str]:
+        """The id a message with ``anchor`` gets on this page, and its permalink."""
+        ident = self.anchor_prefix + anchor
+        return ident, f"{self.permalinks_to}#{anchor}" if self.permalinks_to else f"#{ident}"
 
     def agent_link(self, agent_id: str) -> str | None:
         if agent_id not in self._agents or not self.published:

@@ -20,7 +20,6 @@ from .context import PageContext, RenderOptions
 from .markdown import link, meta
 from .messages import message_chunks
 
-_ANCHOR = re.compile(r"<a id='([A-Za-z0-9_-]+)' class='ct-anchor' href='#\1'")
 _TURNS = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
 
 
@@ -76,15 +75,9 @@ def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOption
         selected = [message for message in selected if not isinstance(message, (m.ToolCall, m.ToolResult))]
     if not selected:
         raise ExcerptError("the range holds nothing left to show")
-    ctx = PageContext(options, session, page, published=published)
-    lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
     session_page = layout.relative(layout.session_page(session.source), page)
-
-    def permalink(found: re.Match[str]) -> str:
-        target = f"{session_page}#{found[1]}" if published else f"#{prefix}{found[1]}"
-        return f"<a id='{prefix}{found[1]}' class='ct-anchor' href='{target}'"
-
-    lines = [_ANCHOR.sub(permalink, line) if "ct-anchor" in line else line for line in lines]
+    ctx = PageContext(options, session, page, published=published, anchor_prefix=prefix, permalinks_to=session_page if published else None)
+    lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
     if look.link and published:
         lines = [*meta("From " + link(session.title, session_page) + _described(chosen)), "", *lines]
     return lines
@@ -102,19 +95,9 @@ def _described(chosen: Range) -> str:
 
 def _index_of(messages: list[m.AnyMessage], anchor: str) -> int:
     for index, message in enumerate(messages):
-        if anchor in _anchors(message):
+        if anchor in m.anchors_of(message):
             return index
     raise ExcerptError(f"no message has the anchor '{anchor}'")
-
-
-def _anchors(message: m.Message) -> set[str]:
-    found = {message.anchor} if message.anchor else set()
-    if isinstance(message, m.ToolCall) and message.result is not None and message.result.anchor:
-        found.add(message.result.anchor)
-    if isinstance(message, m.Branch):
-        for inner in message.messages:
-            found |= _anchors(inner)
-    return found
 
 
 def _turn_starts(messages: list[m.AnyMessage]) -> list[int]:

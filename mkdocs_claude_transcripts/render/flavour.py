@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .guard import MARKER
 from .markdown import OUTPUT_END, OUTPUT_START
+
+Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})(?:(?P<plain>ct-text)|\{ \.(?P<kind>ct-code|ct-text)(?P<attrs>[^}]*)\})[ \t]*$")
 _ATTR = re.compile(r'(data-[a-z-]+)="([^"]*)"')
@@ -48,21 +50,61 @@ def without_page_links(markdown: str) -> str:
     return _outside_fences(markdown, lambda line: _PAGE_LINK.sub(lambda found: found[2], line))
 
 
-def _outside_fences(text: str, change: Callable[[str], str]) -> str:
-    """``change`` applied to each line of ``text`` that is not inside a code fence."""
-    out: list[str] = []
+def one_file(pages: list[str], change: Flavour, max_chars: int | None = None) -> str:
+    """``pages`` one after another in one file, in a flavour; cut before the first
+    top-level block that does not fit ``max_chars``, with a line saying how many are
+    left out. Raises ValueError when not even that line fits."""
+    bodies = [without_front_matter(without_page_links(page)) for page in pages]
+    chunks = [chunk for body in bodies for chunk in _top_level(body)]
+    whole = change("\n".join(chunks))
+    if max_chars is None or len(whole) <= max_chars:
+        return whole
+
+    def cut(kept: int) -> str:
+        note = f"{len(chunks) - kept:,} more blocks are not shown here, to fit; the full transcript is in the site."
+        return change("\n".join([*chunks[:kept], "", f"*{note}*", ""]))
+
+    kept, low, high = 0, 0, len(chunks)
+    while low <= high:  # the most chunks that fit with the note
+        middle = (low + high) // 2
+        if len(cut(middle)) <= max_chars:
+            kept, low = middle, middle + 1
+        else:
+            high = middle - 1
+    text = cut(kept)
+    if len(text) > max_chars:
+        raise ValueError("too small to hold anything")
+    return text
+
+
+def _top_level(markdown: str) -> list[str]:
+    """A page cut where a top-level block, heading or line of facts begins."""
+    chunks: list[list[str]] = [[]]
+    for line, fenced in _fenced(markdown.split("\n")):
+        if not fenced and line[:1] not in ("", " ", "\t", "{") and chunks[-1] and chunks[-1][-1] == "":
+            chunks.append([])
+        chunks[-1].append(line)
+    return ["\n".join(chunk) for chunk in chunks if any(line.strip() for line in chunk)]
+
+
+def _fenced(lines: list[str]) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it belongs to a code fence (its delimiters included)."""
     fence: str | None = None
-    for line in text.split("\n"):
+    for line in lines:
         stripped = line.strip()
         if fence is not None:
-            out.append(line)
+            yield line, True
             fence = None if stripped == fence else fence
         elif stripped.startswith("```"):
             fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
-            out.append(line)
+            yield line, True
         else:
-            out.append(change(line))
-    return "\n".join(out)
+            yield line, False
+
+
+def _outside_fences(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to each line of ``text`` that is not inside a code fence."""
+    return "\n".join(line if fenced else change(line) for line, fenced in _fenced(text.split("\n")))
 
 
 def without_front_matter(markdown: str) -> str:
@@ -148,5 +190,4 @@ def _title(markdown: str) -> str:
     return text.strip()
 
 
-Flavour = Callable[[str], str]
 FLAVOURS: dict[str, Flavour] = {"material": portable, "github": github}

@@ -31,7 +31,7 @@ def index_page(rows: list[Row], page: str, options: RenderOptions, title: str = 
         plural(sum(r.subagents for r in rows), "subagent"),
         f"{sum(r.tokens for r in rows):,} tokens",
     ]
-    lines += [inline(" · ".join(figures)), "{ .ct-meta .ct-totals }", ""]
+    lines += meta(inline(" · ".join(figures)), "ct-totals") + [""]
     body = [_row(row, page, options) for row in ordered]
     total = [
         "total", f"{len(rows):,} sessions", duration(seconds), f"{sum(r.messages for r in rows):,}",

@@ -14,6 +14,9 @@ folders: ``.claude/projects/x/abc.jsonl`` becomes ``claude/projects/x/abc/``.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
+
+STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"  # where the plugin's stylesheet goes
 
 
 def base(source: str) -> str:
@@ -34,6 +37,19 @@ def agent_page(source: str, agent_id: str, part: int = 1) -> str:
 def export_file(source: str) -> str:
     """The session's JSON export, beside its first page."""
     return base(source) + "/session.json"
+
+
+def index_place(session_pages: list[str], taken: Callable[[str], bool]) -> str | None:
+    """Where the transcripts index goes by default: atop the folder that holds every
+    session's folder of pages, as ``index.md``, or ``transcripts.md`` when that is
+    ``taken``; None when both are."""
+    folders = [posixpath.dirname(posixpath.dirname(page)) for page in session_pages]
+    common = posixpath.commonpath(folders) if folders and all(folders) else ""
+    for name in ("index.md", "transcripts.md"):
+        candidate = posixpath.join(common, name) if common else name
+        if not taken(candidate):
+            return candidate
+    return None
 
 
 def relative(target: str, from_page: str) -> str:

@@ -111,8 +111,7 @@ def fence(text: str, lang: str = "", first_line: int | None = None, searchable: 
     language, which it names in ``data-lang``.
     """
     text = clean(text)
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
+    ticks = "`" * max(3, _longest_backticks(text) + 1)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -141,8 +140,8 @@ def prose(text: str) -> list[str]:
     previous = ""
     while i < len(lines):
         line = lines[i]
-        opened = _FENCE_OPEN.match(line)
-        if opened and not (opened["fence"][0] == "`" and "`" in opened["info"]):
+        opened = fence_open(line)
+        if opened:
             indent = lists.indent_of(line)
             i = _copy_fence(lines, i, opened, indent, out)
             previous = ""
@@ -316,9 +315,20 @@ def fields(values: dict[str, str]) -> list[str]:
     return [f"- **{inline(name)}**: {inline(value, limit=500)}" for name, value in values.items() if value]
 
 
-def meta(text: str) -> list[str]:
-    """A small line of facts (``text`` is Markdown made by this module)."""
-    return [text, "{ .ct-meta }"]
+def meta(text: str, *kinds: str) -> list[str]:
+    """A small line of facts (``text`` is Markdown made by this module), with more
+    CSS classes of ours if given."""
+    return [text, "{ " + " ".join("." + kind for kind in ("ct-meta", *kinds)) + " }"]
+
+
+def label(text: str) -> str:
+    """A short heading inside a block: ``text`` in bold, on a line of its own."""
+    return f"**{inline(text)}**"
+
+
+def bullets(items: Iterable[str]) -> list[str]:
+    """A list of items, each inline Markdown made by this module."""
+    return [f"- {item}" for item in items]
 
 
 def image(alt: str, target: str) -> str:
@@ -363,23 +373,35 @@ def _language(lang: str) -> str:
 
 def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str, out: list[str]) -> int:
     """Copy a fenced block of prose, rewritten as a fence of our own making at ``indent``."""
-    original, mark = opened["indent"], opened["fence"]
-    body: list[str] = []
-    i = start + 1
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if stripped.startswith(mark[0] * len(mark)) and not stripped.strip(mark[0]):
-            i += 1
-            break
-        body.append(line[len(original) :] if line.startswith(original) else line.lstrip())
-        i += 1
+    original = opened["indent"]
+    end = fence_end(lines, start, opened["fence"])
+    body = [line[len(original) :] if line.startswith(original) else line.lstrip() for line in lines[start + 1 : end]]
+    i = end + 1
     info = opened["info"].strip().split(" ")[0].lstrip("{.")
     if out and out[-1].strip():
         out.append("")
     out.extend(indent + f if f else "" for f in fence("\n".join(body), info))
     out.append("")
     return i
+
+
+def fence_open(line: str) -> re.Match[str] | None:
+    """The opening of a code fence on ``line`` (groups ``indent``, ``fence``, ``info``),
+    or None. A backtick fence's info string holds no backtick."""
+    opened = _FENCE_OPEN.match(line)
+    if opened and opened["fence"][0] == "`" and "`" in opened["info"]:
+        return None
+    return opened
+
+
+def fence_end(lines: list[str], start: int, mark: str) -> int:
+    """The line that closes the fence opened by ``mark`` on line ``start``;
+    ``len(lines)`` when none does (the fence runs to the end)."""
+    for i in range(start + 1, len(lines)):
+        stripped = lines[i].strip()
+        if stripped.startswith(mark[0] * len(mark)) and not stripped.strip(mark[0]):
+            return i
+    return len(lines)
 
 
 def _prose_line(line: str, previous: str) -> str:
@@ -441,9 +463,12 @@ def _code_spans(line: str) -> Iterator[tuple[int, int, str]]:
         at = end
 
 
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
 def _code_span(code: str) -> str:
-    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
-    ticks = "`" * (longest + 1)
+    ticks = "`" * (_longest_backticks(code) + 1)
     pad = " " if not code or code[0] == "`" or code[-1] == "`" else ""
     return f"{ticks}{pad}{code}{pad}{ticks}"
 

@@ -66,15 +66,16 @@ def _usage(response: m.Response | None) -> list[str]:
     return meta(" · ".join(inline(f) for f in facts if f)) + [""]
 
 
-def titled(kind: str, title: str, message: m.Message, body: list[str], collapsible: str | None = None) -> list[str]:
+def titled(ctx: PageContext, kind: str, title: str, message: m.Message, body: list[str], collapsible: str | None = None) -> list[str]:
     """A block with a permalink to ``message`` in its title."""
-    return block(kind, inline(title, limit=160) + anchor(message), body, collapsible=collapsible)
+    return block(kind, inline(title, limit=160) + anchor(message, ctx), body, collapsible=collapsible)
 
 
-def anchor(message: m.Message) -> str:
+def anchor(message: m.Message, ctx: PageContext) -> str:
     if not message.anchor:
         return ""
-    return f" <a id='{message.anchor}' class='ct-anchor' href='#{message.anchor}' title='Link to this message'></a>"
+    ident, href = ctx.permalink(message.anchor)
+    return f" <a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
 
 
 def time_of(message: m.Message, ctx: PageContext) -> str:
@@ -93,7 +94,7 @@ def _prompt(message: m.Prompt, ctx: PageContext) -> list[str]:
     if message.reminders and ctx.options.system_reminders != "hidden":
         for reminder in message.reminders:
             body += [""] + block(REMINDER, "System reminder", prose(reminder), collapsible="closed")
-    return titled(USER, "User" + time_of(message, ctx), message, body)
+    return titled(ctx, USER, "User" + time_of(message, ctx), message, body)
 
 
 def _ide(note: m.IdeNote) -> list[str]:
@@ -135,7 +136,7 @@ def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str
 def _steering(message: m.Steering, ctx: PageContext) -> list[str]:
     body = _with_images(message.text, message.images, ctx)
     title = "User, while Claude was working" if message.sent else "User, queued but never sent"
-    return titled(USER, title + time_of(message, ctx), message, body)
+    return titled(ctx, USER, title + time_of(message, ctx), message, body)
 
 
 def _slash_command(message: m.SlashCommand, ctx: PageContext) -> list[str]:
@@ -144,11 +145,11 @@ def _slash_command(message: m.SlashCommand, ctx: PageContext) -> list[str]:
         body += prose(message.text)
     body += _output(message.stdout, message.stderr, ctx)
     title = f"{message.name} {message.args}".strip()
-    return titled(COMMAND, title + time_of(message, ctx), message, body)
+    return titled(ctx, COMMAND, title + time_of(message, ctx), message, body)
 
 
 def _command_output(message: m.CommandOutput, ctx: PageContext) -> list[str]:
-    return titled(COMMAND, "Command output", message, _output(message.stdout, message.stderr, ctx), "closed")
+    return titled(ctx, COMMAND, "Command output", message, _output(message.stdout, message.stderr, ctx), "closed")
 
 
 def _output(stdout: str, stderr: str, ctx: PageContext) -> list[str]:
@@ -162,16 +163,16 @@ def _output(stdout: str, stderr: str, ctx: PageContext) -> list[str]:
 
 def _instructions(message: m.Instructions, ctx: PageContext) -> list[str]:
     title = "Caveat about local commands" if message.caveat else "Instructions added by Claude Code"
-    return titled(INSTRUCTIONS, title, message, prose(message.text), "closed")
+    return titled(ctx, INSTRUCTIONS, title, message, prose(message.text), "closed")
 
 
 def _shell_command(message: m.ShellCommand, ctx: PageContext) -> list[str]:
     session = "\n".join(filter(None, [f"$ {message.command}", strip_ansi(message.stdout).rstrip(), strip_ansi(message.stderr).rstrip()]))
-    return titled(USER, f"Bash mode · {message.command}", message, ctx.output(session, "console"))
+    return titled(ctx, USER, f"Bash mode · {message.command}", message, ctx.output(session, "console"))
 
 
 def _memory(message: m.Memory, ctx: PageContext) -> list[str]:
-    return titled(MEMORY, "Remember" + time_of(message, ctx), message, prose(message.text))
+    return titled(ctx, MEMORY, "Remember" + time_of(message, ctx), message, prose(message.text))
 
 
 def _task_notification(message: m.TaskNotification, ctx: PageContext) -> list[str]:
@@ -187,23 +188,23 @@ def _task_notification(message: m.TaskNotification, ctx: PageContext) -> list[st
     if message.note.strip():
         body += [""] + prose(message.note)
     title = message.summary or f"Task {message.status or 'notification'}"
-    return titled(AGENT, title, message, body, "closed")
+    return titled(ctx, AGENT, title, message, body, "closed")
 
 
 def _interruption(message: m.Interruption, ctx: PageContext) -> list[str]:
-    return titled(WARNING, message.text.strip("[]") or "Interrupted by the user", message, [])
+    return titled(ctx, WARNING, message.text.strip("[]") or "Interrupted by the user", message, [])
 
 
 def _teammate(message: m.TeammateMessage, ctx: PageContext) -> list[str]:
-    return titled(TEAMMATE, f"Message from {message.sender or 'a teammate'}", message, prose(message.text))
+    return titled(ctx, TEAMMATE, f"Message from {message.sender or 'a teammate'}", message, prose(message.text))
 
 
 def _reminder(message: m.Reminder, ctx: PageContext) -> list[str]:
-    return titled(REMINDER, "System reminder", message, prose(message.text), "closed")
+    return titled(ctx, REMINDER, "System reminder", message, prose(message.text), "closed")
 
 
 def _compact_summary(message: m.CompactSummary, ctx: PageContext) -> list[str]:
-    return titled(SUMMARY, "Summary of the conversation so far", message, prose(message.text), "closed")
+    return titled(ctx, SUMMARY, "Summary of the conversation so far", message, prose(message.text), "closed")
 
 
 def _compaction(message: m.Compaction, ctx: PageContext) -> list[str]:
@@ -214,41 +215,41 @@ def _compaction(message: m.Compaction, ctx: PageContext) -> list[str]:
         facts.append(f"{message.tokens_before:,} tokens before")
     if message.tokens_after is not None:
         facts.append(f"{message.tokens_after:,} after")
-    return titled(SUMMARY, " · ".join(facts), message, [])
+    return titled(ctx, SUMMARY, " · ".join(facts), message, [])
 
 
 # ---------------------------------------------------------------- Claude's side
 
 
 def _assistant_text(message: m.AssistantText, ctx: PageContext) -> list[str]:
-    return titled(ASSISTANT, "Claude", message, prose(message.text))
+    return titled(ctx, ASSISTANT, "Claude", message, prose(message.text))
 
 
 def _thinking(message: m.Thinking, ctx: PageContext) -> list[str]:
     if message.redacted:
-        return meta("Thinking (redacted)" + anchor(message))
+        return meta("Thinking (redacted)" + anchor(message, ctx))
     if not message.text.strip():
-        return meta("Thinking (not recorded)" + anchor(message))
-    return titled(THINKING, "Thinking", message, prose(message.text), "open" if ctx.options.thinking == "shown" else "closed")
+        return meta("Thinking (not recorded)" + anchor(message, ctx))
+    return titled(ctx, THINKING, "Thinking", message, prose(message.text), "open" if ctx.options.thinking == "shown" else "closed")
 
 
 def _api_error(message: m.ApiError, ctx: PageContext) -> list[str]:
     title = "API error" + (f" {message.status}" if message.status else "") + (f" · {message.retry}" if message.retry else "")
-    return titled(ERROR, title, message, fence(message.text) if message.text.strip() else [])
+    return titled(ctx, ERROR, title, message, fence(message.text) if message.text.strip() else [])
 
 
 def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
     title, body = render_call(call, ctx)
     failed = call.result is not None and call.result.is_error
     mode = "open" if ctx.options.tool_calls == "open" else "closed"
-    return titled(TOOL_ERROR if failed else TOOL, title, call, body, mode)
+    return titled(ctx, TOOL_ERROR if failed else TOOL, title, call, body, mode)
 
 
 def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
     body = ctx.output(strip_ansi(message.text)) if message.text.strip() else ["*No output.*"]
     body += _with_images("", message.images, ctx)
     kind = TOOL_ERROR if message.is_error else TOOL
-    return titled(kind, "Result of a tool call made before this part of the transcript", message, body, "closed")
+    return titled(ctx, kind, "Result of a tool call made before this part of the transcript", message, body, "closed")
 
 
 # ---------------------------------------------------------------- system
@@ -256,23 +257,23 @@ def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
 
 def _system(message: m.SystemNote, ctx: PageContext) -> list[str]:
     if message.subtype == "turn_duration":
-        return meta(inline(message.title) + anchor(message))
+        return meta(inline(message.title) + anchor(message, ctx))
     kind = {"warning": WARNING, "error": ERROR}.get(message.level, SYSTEM)
     body = prose(strip_ansi(message.text)) if message.text.strip() else []
     if message.details:
         body += [""] * bool(body) + fields(message.details)
-    return titled(kind, message.title or "System", message, body, "closed" if kind == SYSTEM else None)
+    return titled(ctx, kind, message.title or "System", message, body, "closed" if kind == SYSTEM else None)
 
 
 def _unknown(message: m.Unknown, ctx: PageContext) -> list[str]:
     body = fence(json.dumps(message.data, indent=2, ensure_ascii=False, default=str), "json")
-    return titled(UNKNOWN, f"Unknown {message.type or 'entry'}", message, body, "closed")
+    return titled(ctx, UNKNOWN, f"Unknown {message.type or 'entry'}", message, body, "closed")
 
 
 def _branch(message: m.Branch, ctx: PageContext) -> list[str]:
     count = len(message.messages)
     title = f"A branch left by a rewind ({count} message{'s' * (count != 1)})"
-    return titled(BRANCH, title, message, messages_markdown(message.messages, ctx), "closed")
+    return titled(ctx, BRANCH, title, message, messages_markdown(message.messages, ctx), "closed")
 
 
 RENDERERS: dict[type, Renderer] = {

@@ -13,9 +13,9 @@ from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .guard import MARKER
-from .markdown import block, clean, heading, inline, link, meta, snippet_guard, web_link
+from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
-from .summary import summary
+from .summary import subagent_links, summary
 
 
 @dataclass
@@ -103,7 +103,7 @@ def _pages(
     uris = [uri(number) for number in range(1, len(parts) + 1)]
     for page_uri, part in zip(uris, parts):
         for message, _ in part:
-            for anchor in _anchors(message):
+            for anchor in m.anchors_of(message):
                 found.setdefault(anchor, page_uri)
     pages = []
     for number, (page_uri, part) in enumerate(zip(uris, parts), 1):
@@ -138,22 +138,12 @@ def split(chunks: list[Chunk], limit: int) -> list[list[Chunk]]:
     return parts
 
 
-def _anchors(message: m.Message) -> list[str]:
-    found = [message.anchor] if message.anchor else []
-    if isinstance(message, m.ToolCall) and message.result is not None and message.result.anchor:
-        found.append(message.result.anchor)
-    if isinstance(message, m.Branch):
-        for inner in message.messages:
-            found += _anchors(inner)
-    return found
-
-
 def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: RenderOptions) -> list[str]:
     items = []
     for number, (part_uri, part) in enumerate(zip(uris, parts), 1):
-        label = f"Part {number}" + _part_label(part, options)
-        items.append("- " + (f"**{inline(label)}** (this page)" if part_uri == page else link(label, layout.relative(part_uri, page))))
-    return meta(f"This conversation is long: it is shown in {len(parts)} parts.") + [""] + items + [""]
+        name = f"Part {number}" + _part_label(part, options)
+        items.append(f"{label(name)} (this page)" if part_uri == page else link(name, layout.relative(part_uri, page)))
+    return meta(f"This conversation is long: it is shown in {len(parts)} parts.") + [""] + bullets(items) + [""]
 
 
 def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
@@ -272,7 +262,7 @@ def _overview(stats: Figures | None, agent_id: str | None, ctx: PageContext, fou
     """The summary of the page's conversation, or without statistics the list of its subagents."""
     figures = stats.get(agent_id) if stats is not None else None
     if figures is None:
-        return _agent_list(ctx.session, agent_id, ctx)
+        return _agent_list(ctx)
 
     def target(anchor: str) -> str:
         page = found.get(anchor, ctx.page)
@@ -281,15 +271,9 @@ def _overview(stats: Figures | None, agent_id: str | None, ctx: PageContext, fou
     return summary(figures, ctx, target, session)
 
 
-def _agent_list(session: m.Session, parent: str | None, ctx: PageContext) -> list[str]:
-    children = [a for a in session.agents if a.parent == parent]
-    if not children:
-        return []
-    items: list[str] = []
-    for agent in children:
-        target = ctx.agent_link(agent.id)
-        items.append("- " + (link(agent.title, target) if target else inline(agent.title)))
-    return block(AGENT, "Subagents", items, collapsible="closed")
+def _agent_list(ctx: PageContext) -> list[str]:
+    items = subagent_links(ctx)
+    return block(AGENT, "Subagents", bullets(items), collapsible="closed") if items else []
 
 
 def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str]) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from .. import model as m
 from ..insights.stats import Stats, Verification
 from .context import PageContext, RenderOptions
-from .markdown import block, code, fields, inline, link, table
+from .markdown import block, bullets, code, fields, inline, label, link, table
 
 OVERVIEW = "ct-overview"
 LISTED = 10  # files shown per list; the rest are counted
@@ -38,14 +38,16 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
             [kind, ", ".join(count.tools), _number(count.calls), _number(count.errors) if count.errors else ""]
             for kind, count in stats.categories.items()
         ]
-        body += ["**Tool calls**", ""] + table(["category", "tools", "calls", "errors"], rows) + [""]
+        body += [label("Tool calls"), ""] + table(["category", "tools", "calls", "errors"], rows) + [""]
     if stats.verifications:
-        body += ["**Checks run**", ""] + [_check(v, target) for v in stats.verifications] + [""]
+        body += [label("Checks run"), ""] + bullets(_check(v, target) for v in stats.verifications) + [""]
     body += _files("Files edited", stats.files_edited) + _files("Files read", stats.files_read)
-    body += _subagents(ctx)
+    agents = subagent_links(ctx)
+    if agents:
+        body += [label("Subagents"), ""] + bullets(agents) + [""]
     tokens = stats.tokens
     if tokens.total:
-        body += ["**Tokens**", ""]
+        body += [label("Tokens"), ""]
         body += table(
             ["input", "output", "cache creation", "cache read"],
             [[_number(tokens.input), _number(tokens.output), _number(tokens.cache_creation), _number(tokens.cache_read)]],
@@ -97,28 +99,26 @@ def _check(verification: Verification, target: Callable[[str], str]) -> str:
         mark += f" (exit code {verification.exit_code})"
     command = code(verification.command, limit=160)
     result = link(mark, target(verification.anchor)) if verification.anchor else inline(mark)
-    return f"- {command}: {result}"
+    return f"{command}: {result}"
 
 
-def _files(label: str, counts: dict[str, int]) -> list[str]:
+def _files(title: str, counts: dict[str, int]) -> list[str]:
     if not counts:
         return []
-    items = [f"- {code(path)}" + (f" × {count}" if count > 1 else "") for path, count in list(counts.items())[:LISTED]]
+    items = [code(path) + (f" × {count}" if count > 1 else "") for path, count in list(counts.items())[:LISTED]]
     if len(counts) > LISTED:
-        items.append(f"- and {plural(len(counts) - LISTED, 'more file')}")
-    return [f"**{inline(label)}** ({_number(len(counts))})", "", *items, ""]
+        items.append(inline("and " + plural(len(counts) - LISTED, "more file")))
+    return [f"{label(title)} ({_number(len(counts))})", "", *bullets(items), ""]
 
 
-def _subagents(ctx: PageContext) -> list[str]:
+def subagent_links(ctx: PageContext) -> list[str]:
+    """The subagents the page's conversation started, each linked to its page."""
     parent = ctx.agent.id if ctx.agent else None
-    children = [a for a in ctx.session.agents if a.parent == parent]
-    if not children:
-        return []
     items = []
-    for agent in children:
+    for agent in (a for a in ctx.session.agents if a.parent == parent):
         target = ctx.agent_link(agent.id)
-        items.append("- " + (link(agent.title, target) if target else inline(agent.title)))
-    return ["**Subagents**", "", *items, ""]
+        items.append(link(agent.title, target) if target else inline(agent.title))
+    return items
 
 
 def _number(n: int) -> str:

@@ -7,7 +7,7 @@ recorded in the file's report with its line number, and reading goes on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -126,3 +126,18 @@ def _drop(data: Any, loc: tuple[Any, ...]) -> str:
             return ".".join(walked)
         node = node[step]
     return ""
+
+
+def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str], str]) -> bytes:
+    """A transcript file with each line's parsed JSON passed through ``data``, and each
+    line that is not JSON through ``text``."""
+    out: list[str] = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            try:
+                parsed = json.loads(line)
+            except ValueError:
+                out.append(text(line.rstrip("\n")))
+                continue
+            out.append(json.dumps(data(parsed), ensure_ascii=False))
+    return ("\n".join(out) + "\n").encode("utf-8")
