@@ -5,8 +5,11 @@ floor, ``json.loads`` of the same bytes.
     python benchmarks/conversion.py [--corpus PATH] [--repeat N]
 
 Each tool runs as a process of its own, start-up included, on a fresh copy of the
-corpus; the best of N runs is kept. claude-code-log is installed on first use in
-benchmarks/.venv-ccl (never a dependency of the project).
+corpus; the best of N runs is kept. Both run as their users run them (one worker
+process per core), and with one process (``--jobs 1``). This project runs as its
+command line, ``mkdocs-claude-transcripts convert``, which writes everything a site
+gets: pages, images, ``session.json`` files, an index. claude-code-log is installed
+on first use in benchmarks/.venv-ccl (never a dependency of the project).
 """
 
 from __future__ import annotations
@@ -21,21 +24,9 @@ from pathlib import Path
 
 from common import CORPUS, ROOT, corpus_bytes, dump, run, table, transcript_dirs
 
-CCL_VENV = ROOT / "benchmarks" / ".venv-ccl"
+from mkdocs_claude_transcripts.workers import cores
 
-OURS = """
-import sys
-from pathlib import Path
-from mkdocs_claude_transcripts.pipeline import Redactor, SourceFile, convert, discover
-from mkdocs_claude_transcripts.render.context import RenderOptions
-corpus, out = Path(sys.argv[1]), Path(sys.argv[2])
-files = [SourceFile(p.relative_to(corpus).as_posix(), str(p)) for p in corpus.rglob("*") if p.is_file()]
-for converted in convert(discover(files), RenderOptions(), Redactor()):
-    for page in converted.pages:
-        target = out / page.src_uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page.markdown, encoding="utf-8")
-"""
+CCL_VENV = ROOT / "benchmarks" / ".venv-ccl"
 
 FLOOR = """
 import json, sys
@@ -59,11 +50,12 @@ def claude_code_log() -> Path:
     return command
 
 
-def time_ours(corpus: Path, repeat: int) -> float:
+def time_ours(corpus: Path, repeat: int, jobs: int = 0) -> float:
     best = float("inf")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
-            best = min(best, run([sys.executable, "-c", OURS, str(corpus), out]).seconds)
+            command = [sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(corpus), "-o", out, "--jobs", str(jobs)]
+            best = min(best, run(command).seconds)
     return best
 
 
@@ -71,7 +63,7 @@ def time_floor(corpus: Path, repeat: int) -> float:
     return min(run([sys.executable, "-c", FLOOR, str(corpus)]).seconds for _ in range(repeat))
 
 
-def time_ccl(corpus: Path, repeat: int) -> float:
+def time_ccl(corpus: Path, repeat: int, jobs: int = 0) -> float:
     """claude-code-log writes beside the transcripts: each run gets a fresh copy of the
     corpus, laid out as one projects folder so that a single process converts it all
     (``--all-projects``), its cache cleared first."""
@@ -84,7 +76,7 @@ def time_ccl(corpus: Path, repeat: int) -> float:
                 shutil.copytree(folder, projects / f"{number:02d}{folder.name}")
             base = [command, "convert", "--all-projects", "--projects-dir", str(projects), "-f", "md"]
             subprocess.run([*base, "--clear-cache"], capture_output=True, check=True)
-            best = min(best, run([*base, "--combined", "no", "--jobs", "1"]).seconds)
+            best = min(best, run([*base, "--combined", "no", *(["--jobs", str(jobs)] if jobs else [])]).seconds)
     return best
 
 
@@ -94,18 +86,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     size = corpus_bytes(args.corpus) / 1024 / 1024
-    floor, ours, ccl = (time_floor(args.corpus, args.repeat), time_ours(args.corpus, args.repeat), time_ccl(args.corpus, args.repeat))
+    floor = time_floor(args.corpus, args.repeat)
+    ours, ours_one = time_ours(args.corpus, args.repeat), time_ours(args.corpus, args.repeat, jobs=1)
+    ccl, ccl_one = time_ccl(args.corpus, args.repeat), time_ccl(args.corpus, args.repeat, jobs=1)
     version = subprocess.run([str(claude_code_log()), "--version"], capture_output=True, text=True).stdout.strip()
-    rows = [
-        ["what", "seconds", "MB/s", "vs json.loads"],
-        ["json.loads (floor)", f"{floor:.2f}", f"{size / floor:.1f}", "1.0x"],
-        ["mkdocs-claude-transcripts", f"{ours:.2f}", f"{size / ours:.1f}", f"{ours / floor:.1f}x"],
-        [version, f"{ccl:.2f}", f"{size / ccl:.1f}", f"{ccl / floor:.1f}x"],
-    ]
-    print(f"Conversion of {size:.1f} MB of transcripts ({args.corpus}), best of {args.repeat}, start-up included\n")
+    rows = [["what", "seconds", "MB/s", "vs json.loads"], ["json.loads (floor)", f"{floor:.2f}", f"{size / floor:.1f}", "1.0x"]]
+    for name, seconds in (
+        ("mkdocs-claude-transcripts", ours), ("mkdocs-claude-transcripts --jobs 1", ours_one),
+        (version, ccl), (f"{version} --jobs 1", ccl_one),
+    ):  # fmt: skip
+        rows.append([name, f"{seconds:.2f}", f"{size / seconds:.1f}", f"{seconds / floor:.1f}x"])
+    print(f"Conversion of {size:.1f} MB of transcripts ({args.corpus}), best of {args.repeat}, start-up included, {cores()} cores\n")
     print(table(rows))
-    print(f"\nclaude-code-log takes {ccl / ours:.1f} times as long as mkdocs-claude-transcripts (goal: 5 or more)")
-    dump("conversion", {"megabytes": size, "floor": floor, "ours": ours, "claude_code_log": ccl, "ccl_version": version})
+    print(f"\nclaude-code-log takes {ccl / ours:.1f} times as long as mkdocs-claude-transcripts (goal: 5 or more); "
+          f"in one process each, {ccl_one / ours_one:.1f} times")  # fmt: skip
+    dump("conversion", {"megabytes": size, "cores": cores(), "floor": floor, "ours": ours, "ours_one_process": ours_one,
+                        "claude_code_log": ccl, "claude_code_log_one_process": ccl_one, "ccl_version": version})  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from common import (
 )
 from conversion import claude_code_log
 
-from mkdocs_claude_transcripts.parallel import cores
+from mkdocs_claude_transcripts.workers import cores
 
 
 def ours(corpus: Path, scratch: Path, jobs: int = 0) -> tuple[float, Path]:
@@ -43,13 +43,13 @@ def ours(corpus: Path, scratch: Path, jobs: int = 0) -> tuple[float, Path]:
 
 
 def theirs(corpus: Path, scratch: Path) -> tuple[float, float, Path]:
-    """claude-code-log's export (one process, all projects), then a site of its pages."""
+    """claude-code-log's export (all projects, its default workers), then a site of its pages."""
     projects = scratch / "projects"
     for number, folder in enumerate(transcript_dirs(corpus)):
         shutil.copytree(folder, projects / f"{number:02d}{folder.name}")
     command = [str(claude_code_log()), "convert", "--all-projects", "--projects-dir", str(projects), "-f", "md"]
     subprocess.run([*command, "--clear-cache"], capture_output=True, check=True)
-    export = run([*command, "--combined", "no", "--jobs", "1"]).seconds
+    export = run([*command, "--combined", "no"]).seconds
     root = make_site(scratch / "theirs", plugins="")
     for path in projects.rglob("*"):
         if path.is_file() and (path.suffix == ".md" or "images" in path.parts):

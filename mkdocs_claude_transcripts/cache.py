@@ -5,8 +5,10 @@ Two kinds of entry, each a folder or a file named by a key:
 * a session: its pages (Markdown), images, nav entry, problems and redaction
   counts, keyed by the session's files (path, size, modification time) and by
   everything that shapes the output (the plugin's code and options);
-* a page's HTML, with its table of contents and anchors, keyed by the page's
-  Markdown, its URL and the Markdown configuration.
+* a page's HTML, with its table of contents and anchors (and, once the page has
+  been indexed, the text the search index is given), keyed by the page's Markdown,
+  its URL and the Markdown configuration: ``<key>.html`` beside ``<key>.json``
+  (and ``<key>.search``).
 
 Either kind can be deleted at any time: a missing entry is made again. Writes go
 through a temporary file and a rename, so a build that stops halfway leaves no
@@ -26,6 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mkdocs.utils import meta
+
 from .pipeline import Converted, NavEntry, Row
 from .report import Level, Problem
 from .transcript.discovery import SessionSource
@@ -43,6 +47,10 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def markdown_digest(markdown: str) -> str:
+    return hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def fingerprint(*parts: Any) -> str:
     """A stable hash of settings (functions are named, not located in memory)."""
     text = json.dumps(parts, sort_keys=True, default=lambda o: getattr(o, "__qualname__", type(o).__name__))
@@ -56,6 +64,13 @@ class StoredPage:
     part: int
     agent_id: str | None
     path: str  # the Markdown, in the cache
+    digest: str | None  # of that Markdown as MkDocs reads it (no front matter), for its page key
+
+
+@dataclass
+class CachedPage:
+    toc: list[dict[str, Any]]
+    anchors: list[str]
 
 
 @dataclass
@@ -73,7 +88,8 @@ class Cache:
     def __init__(self, root: str | Path, settings: str) -> None:
         self.root = Path(root)
         self.settings = settings
-        self._used: set[Path] = set()
+        self._used: set[Path] = set()  # session folders
+        self._used_pages: set[str] = set()  # keys of pages
 
     # ------------------------------------------------------------ sessions
 
@@ -113,7 +129,8 @@ class Cache:
         for number, page in enumerate(converted.pages):
             name = f"page-{number}.md"
             (work / name).write_text(page.markdown, encoding="utf-8")
-            pages.append({"src_uri": page.src_uri, "title": page.title, "part": page.part, "agent_id": page.agent_id, "file": name})
+            digest = markdown_digest(meta.get_data(page.markdown)[0])
+            pages.append({"src_uri": page.src_uri, "title": page.title, "part": page.part, "agent_id": page.agent_id, "file": name, "digest": digest})
         assets = []
         for number, asset in enumerate(converted.assets):
             name = f"asset-{number}"
@@ -140,28 +157,50 @@ class Cache:
 
     # ------------------------------------------------------------ pages
 
-    def page_key(self, markdown: str, url: str, markdown_settings: str) -> str:
-        return fingerprint(self.settings, markdown_settings, url, hashlib.sha256(markdown.encode()).hexdigest())
+    def page_key(self, markdown: str, url: str, markdown_settings: str, digest: str | None = None) -> str:
+        """The key of a page's HTML; ``digest``, when known, is ``markdown_digest(markdown)``."""
+        return fingerprint(self.settings, markdown_settings, url, digest or markdown_digest(markdown))
 
-    def _html_file(self, key: str) -> Path:
-        return self.root / "html" / key[:2] / f"{key}.json"
+    def _html_file(self, key: str, suffix: str) -> Path:
+        return self.root / "html" / key[:2] / f"{key}{suffix}"
 
-    def load_html(self, key: str) -> dict[str, Any] | None:
-        path = self._html_file(key)
+    def html_path(self, key: str) -> str:
+        """Where a page's HTML is kept (for reading it when it is needed)."""
+        return str(self._html_file(key, ".html"))
+
+    def load_page(self, key: str) -> CachedPage | None:
+        """What a page's rendering made but its HTML (read with ``read_html``)."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(self._html_file(key, ".json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        self._used.add(path)
-        return data
+        if not self._html_file(key, ".html").exists():
+            return None
+        self._used_pages.add(key)
+        return CachedPage(data["toc"], data["anchors"])
+
+    def read_html(self, key: str) -> str:
+        return self._html_file(key, ".html").read_text(encoding="utf-8")
 
     def has_html(self, key: str) -> bool:
-        return self._html_file(key).exists()
+        return self._html_file(key, ".json").exists()
 
     def store_html(self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str]) -> None:
-        path = self._html_file(key)
-        _write_atomically(path, json.dumps({"html": html, "toc": toc, "anchors": anchors}))
-        self._used.add(path)
+        _write_atomically(self._html_file(key, ".html"), html)
+        _write_atomically(self._html_file(key, ".json"), json.dumps({"toc": toc, "anchors": anchors}))
+        self._html_file(key, ".search").unlink(missing_ok=True)
+        self._used_pages.add(key)
+
+    def load_search_text(self, key: str) -> str | None:
+        """The text a page's HTML gives the search index, when kept before."""
+        try:
+            return self._html_file(key, ".search").read_text(encoding="utf-8")
+        except OSError:
+            return None
+
+    def store_search_text(self, key: str, text: str) -> None:
+        if self.has_html(key):
+            _write_atomically(self._html_file(key, ".search"), text)
 
     # ------------------------------------------------------------ upkeep
 
@@ -170,8 +209,8 @@ class Cache:
         for folder in (self.root / "sessions").glob("*"):
             if folder not in self._used and not folder.name.startswith(".tmp-"):
                 shutil.rmtree(folder, ignore_errors=True)
-        for path in (self.root / "html").glob("*/*.json"):
-            if path not in self._used:
+        for path in (self.root / "html").glob("*/*"):
+            if path.name.split(".", 1)[0] not in self._used_pages and not path.name.startswith(".tmp-"):
                 path.unlink(missing_ok=True)
 
 
@@ -196,7 +235,8 @@ def _session_from_json(data: dict[str, Any], folder: Path) -> StoredSession:
         nav=_nav_from_json(data["nav"]),
         started=datetime.fromisoformat(data["started"]) if data["started"] else None,
         pages=[
-            StoredPage(p["src_uri"], p["title"], p["part"], p["agent_id"], str(folder / p["file"])) for p in data["pages"]
+            StoredPage(p["src_uri"], p["title"], p["part"], p["agent_id"], str(folder / p["file"]), p.get("digest"))
+            for p in data["pages"]
         ],
         assets=[(a["src_uri"], str(folder / a["file"])) for a in data["assets"]],
         problems=[Problem(p["path"], p["line"], p["message"], Level(p["level"])) for p in data["problems"]],

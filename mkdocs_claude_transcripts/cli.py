@@ -6,9 +6,6 @@ import argparse
 import sys
 
 from .convert import Request, UsageError, run
-from .coverage import coverage
-from .insights.export import schema
-from .reference import markdown_table
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS
 
@@ -33,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     convert.add_argument("--thinking", choices=["shown", "collapsed", "hidden"], default="collapsed")
     convert.add_argument("--tool-calls", choices=["open", "collapsed"], default="collapsed")
     convert.add_argument("--timezone", default="UTC", help="the time zone times are shown in (an IANA name)")
+    convert.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core; 1: none)")
     report = commands.add_parser("coverage", help="count the kinds of entry, block and tool in transcripts, and what shows each")
     report.add_argument("paths", nargs="+", help="transcript files or folders holding them")
     reference = commands.add_parser("config-reference", help="print the table of the plugin's options, as in the README")
@@ -43,18 +41,25 @@ def main(argv: list[str] | None = None) -> int:
         options = RenderOptions(thinking=args.thinking, tool_calls=args.tool_calls, timezone=args.timezone)
         request = Request(
             paths=args.paths, out=args.out, single_file=args.single_file, max_chars=args.max_chars,
-            flavour=args.flavour, report=args.report, options=options, redact=not args.no_redact,
+            flavour=args.flavour, report=args.report, options=options, redact=not args.no_redact, jobs=args.jobs,
         )  # fmt: skip
         try:
             return run(request)
         except UsageError as problem:
             print(f"{parser.prog} convert: error: {problem}", file=sys.stderr)
             return 2
+    # Each command imports only what it needs (the plugin's configuration needs MkDocs).
     if args.command == "coverage":
+        from .coverage import coverage
+
         print(coverage(args.paths).text())
     elif args.command == "config-reference":
+        from .reference import markdown_table
+
         print(markdown_table(within_docs=args.docs))
     elif args.command == "schema":
+        from .insights.export import schema
+
         sys.stdout.write(schema())
     return 0
 

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from .pipeline import Converted, Redactor, Row, SourceFile, convert_session, discover, stylesheet
+from .pipeline import Converted, Redactor, Row, SessionSource, SourceFile, convert_session, discover, stylesheet
 from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, one_file
 from .render.index import index_page
 from .report import Level
+from .workers import cores, in_workers
 
 
 class UsageError(Exception):
@@ -40,6 +41,7 @@ class Request:
     report: bool = False
     options: RenderOptions = field(default_factory=RenderOptions)
     redact: bool = True
+    jobs: int = 0  # worker processes; 0: one per core
 
 
 def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -64,15 +66,12 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         options = replace(options, page_size=0, export=False)  # one page per conversation
     redactor = Redactor(enabled=request.redact)
     progress = Progress(len(found.sessions), stderr)
-    converted = []
-    for source in found.sessions:
-        progress.step(source.src_uri)
-        done = convert_session(source, options, redactor)
+    converted = convert_all(found.sessions, options, redactor, request.jobs or cores(), progress)
+    progress.done()
+    for done in converted:
         for problem in (p for report in done.reports for p in report.problems):
             if problem.level is not Level.INFO or request.report:
                 print(f"{problem.level.value}: {problem}", file=stderr if not request.report else stdout)
-        converted.append(done)
-    progress.done()
     if request.report:
         print(report_text(converted), file=stdout, end="")
     elif request.single_file:
@@ -84,6 +83,23 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     else:
         write_folder(converted, Path(request.out or "."), request.flavour, options)
     return 0
+
+
+def convert_all(sources: list[SessionSource], options: RenderOptions, redactor: Redactor, jobs: int, progress: Progress) -> list[Converted]:
+    """Every session converted, in the order given: in worker processes where they
+    can be used (the largest sessions given out first), else one after another."""
+    done: list[Converted | None] = [None] * len(sources)
+    by_size = sorted(range(len(sources)), key=lambda i: -sources[i].size())
+    results = in_workers([sources[i] for i in by_size], lambda source: convert_session(source, options, redactor), jobs)
+    for index, result in results or ():
+        done[by_size[index]] = result
+        if result is not None:
+            progress.step(sources[by_size[index]].src_uri)
+    for index, source in enumerate(sources):
+        if done[index] is None:  # not done by a worker: done here, where a failure shows
+            progress.step(source.src_uri)
+            done[index] = convert_session(source, options, redactor)
+    return [result for result in done if result is not None]
 
 
 def source_files(paths: list[str]) -> Iterator[SourceFile]:

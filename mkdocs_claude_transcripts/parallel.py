@@ -4,10 +4,9 @@ that are not. Both land in the cache, where the build then finds them as it woul
 on a rebuild; nothing else changes, and the site is the same.
 
 MkDocs renders one page after another in one process, and on a site of transcripts
-Python-Markdown takes most of the build. The workers are forked, so they share the
-configuration and files of the build as they are. Where ``fork`` is missing
-(Windows), where the process runs other threads (``mkdocs serve``), or with one job,
-nothing happens here and the build does all the work itself.
+Python-Markdown takes most of the build. The work is spread over forked processes
+(``workers``); where they cannot be used, nothing happens here and the build does
+all the work itself.
 
 A page is rendered with MkDocs' own ``Page.render`` and the site's configuration. A
 page whose rendering logs a warning is left to MkDocs, so that the warning is shown,
@@ -17,9 +16,6 @@ and counted by ``--strict``, in the build itself.
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,25 +23,14 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils import meta
 
 from .cache import Cache
+from .pages import markdown_of
 from .pipeline import SessionSource, convert_session
 from .redact import Redactor
 from .render.context import RenderOptions
 from .toc import toc_to_json
-
-
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    """Forking is safe in a process of one thread."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+from .workers import in_workers
 
 
 def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> int:
@@ -56,19 +41,13 @@ def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: Rend
         cache.store_session(key, convert_session(source, options, redactor))
         return 1
 
-    return _each(sorted(sources, key=lambda job: -_size(job[0])), convert, workers)
+    return _each(sorted(sources, key=lambda job: -job[0].size()), convert, workers)
 
 
 @dataclass
 class PageJob:
     file: File
     key: str
-
-
-def markdown_of(file: File) -> str:
-    """The Markdown MkDocs hands to the plugins for a page generated with ``file``."""
-    source, _ = meta.get_data(file.content_string)
-    return source
 
 
 def render_pages(jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, cache: Cache, workers: int) -> int:
@@ -79,43 +58,26 @@ def render_pages(jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, ca
         page.markdown = markdown_of(job.file)
         _warnings.count = 0
         page.render(config, files)
-        if _warnings.count:
-            return 0
-        cache.store_html(job.key, page.content or "", toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
-        return 1
+        try:
+            if _warnings.count:
+                return 0
+            cache.store_html(job.key, page.content or "", toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
+            return 1
+        finally:
+            page.markdown = page.content = None  # a worker renders many pages: none is kept
 
     return _each(sorted(jobs, key=lambda job: -len(job.file.content_bytes)), render, workers)
 
 
 # ---------------------------------------------------------------- the workers
 
-_work: Callable[[Any], int] | None = None
-_items: Sequence[Any] = ()
-
 
 def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int) -> int:
-    """``work`` on every item in forked processes (the largest items first, so given
-    first); the sum of what it returned. Nothing is done, and 0 returned, where
-    processes cannot be forked or would not help."""
-    global _work, _items
-    if workers < 2 or len(items) < 2 or not can_fork():
-        return 0
-    _work, _items = work, items
-    try:
-        # A worker is replaced after some items, so that its memory stays that of one.
-        pool = multiprocessing.get_context("fork").Pool(min(workers, len(items)), _start_worker, maxtasksperchild=48)
-        with pool:
-            return sum(pool.imap_unordered(_run, range(len(items))))
-    finally:
-        _work, _items = None, ()
-
-
-def _run(index: int) -> int:
-    assert _work is not None
-    try:
-        return _work(_items[index])
-    except Exception:  # the build does it again itself, and reports the error
-        return 0
+    """``work`` on every item in worker processes (the largest items first, so given
+    first); the sum of what it returned (an item whose work failed counts 0: the build
+    does it again itself, and reports the error). 0 where workers cannot be used."""
+    done = in_workers(items, work, workers, _start_worker)
+    return 0 if done is None else sum(result or 0 for _, result in done)
 
 
 class _Warnings(logging.Handler):
@@ -136,13 +98,3 @@ _warnings = _Warnings()
 def _start_worker() -> None:
     for name in ("", "mkdocs"):
         logging.getLogger(name).handlers = [_warnings]
-
-
-def _size(source: SessionSource) -> int:
-    total = 0
-    for path in source.paths():
-        try:
-            total += os.path.getsize(path)
-        except OSError:
-            pass
-    return total

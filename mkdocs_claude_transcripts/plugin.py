@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 from collections import Counter
@@ -25,10 +24,12 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from . import __version__, nav, parallel
+from . import __version__, nav, parallel, workers
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .embed import Found, embed
+from .pages import Pages
+from .search import Spool, material_search
 from .pipeline import (
     NavEntry,
     Row,
@@ -46,17 +47,10 @@ from .render.context import RenderOptions, zone
 from .render.fences import FENCES
 from .render.index import index_page
 from .render.layout import STYLESHEET
-from .render.markdown import OUTPUT_END, OUTPUT_START
 from .report import Level
-from .toc import toc_from_json, toc_to_json
 
 log = get_plugin_logger("claude-transcripts")
 
-_TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
-# Never in the search index: the summary block (figures, not words anyone searches
-# for) and the small lines of facts (usage, links between parts), which would fill
-# the excerpts of search results.
-_UNINDEXED = (('<details class="ct-overview">', "</details>"), ('<p class="ct-meta', "</p>"))
 
 PRUNE_ABOVE = 100  # transcript pages in the nav
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
@@ -86,12 +80,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.redactor = Redactor()
         self.cache: Cache | None = None
         self._scratch: str | None = None  # the cache of this build alone, when caching is off
-        self._ours: set[str] = set()  # src_uris of the pages this plugin adds
-        self._page_keys: dict[str, str] = {}  # page -> key of its HTML in the cache
-        self._cached_html: dict[str, dict] = {}  # page -> its HTML from the cache
-        self._full_content: dict[str, str] = {}
-        self._aside: str | None = None  # a folder for the HTML of pages waiting to be written
-        self._aside_paths: dict[str, str] = {}
+        self.pages: Pages | None = None  # the pages this plugin adds, on their way
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -136,7 +125,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         )
         config.extra_css.append(STYLESHEET)
         self.cache = Cache(self._cache_dir(config), fingerprint(__version__, code_fingerprint(), asdict(self.options), self.redactor.settings()))
-        self._markdown_settings = fingerprint(config.markdown_extensions, config.mdx_configs, config.use_directory_urls)
+        markdown_settings = fingerprint(config.markdown_extensions, config.mdx_configs, config.use_directory_urls)
+        others = any(getattr(method, "__self__", None) is not self for method in config.plugins.events["page_content"])
+        self.pages = Pages(self.cache, markdown_settings, self.config.search_tool_output, html_wanted=others)
         return config
 
     def _cache_dir(self, config: MkDocsConfig) -> str:
@@ -207,7 +198,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         """Add the pages of one session to the site; log its problems and redactions."""
         if source.orphan_agent is not None:
             log.info(f"{source.src_uri}: the session of this subagent is not in the site; it has a page of its own")
-        assert self.cache is not None
+        assert self.cache is not None and self.pages is not None
         stored = self.cache.load_session(key)
         if stored is None:
             stored = self.cache.store_session(key, convert_session(source, self.options, self.redactor))
@@ -220,7 +211,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             # Later parts of a long conversation are reached from its first part, not the nav.
             inclusion = InclusionLevel.NOT_IN_NAV if page.part > 1 else InclusionLevel.UNDEFINED
             self._add(files, config, File.generated(config, page.src_uri, abs_src_path=page.path, inclusion=inclusion))
-            self._ours.add(page.src_uri)
+            self.pages.ours.add(page.src_uri)
+            if page.digest:
+                self.pages.digests[page.src_uri] = page.digest
         for src_uri, path in stored.assets:
             self._add(files, config, File.generated(config, src_uri, abs_src_path=path))
         self.rows.append(stored.row)
@@ -278,7 +271,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def _embed(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Excerpts of sessions asked for in a page of the site (see embed.py)."""
-        if page.file.src_uri in self._ours or not self.config.enabled:
+        if not self.config.enabled or (self.pages and page.file.src_uri in self.pages.ours):
             return markdown
         markdown, problems = embed(markdown, page.file.src_uri, self._load_excerpted, options=self.options)
         for problem in problems:
@@ -296,18 +289,12 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 return found
         return None
 
+    @event_priority(-100)
+    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
+        return self.pages.read_source(page) if self.pages else None
+
     def _cached_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A page rendered before, from the same Markdown, is not rendered again: its
-        HTML comes from the cache (in ``on_page_content``)."""
-        if self.cache is None or page.file.src_uri not in self._ours:
-            return markdown
-        key = self.cache.page_key(markdown, page.url, self._markdown_settings)
-        cached = self.cache.load_html(key)
-        if cached is not None:
-            self._cached_html[page.file.src_uri] = cached
-            return ""
-        self._page_keys[page.file.src_uri] = key
-        return markdown
+        return self.pages.markdown(markdown, page) if self.pages else markdown
 
     on_page_markdown = CombinedEvent(
         event_priority(50)(_embed),
@@ -315,81 +302,53 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     )
 
     def _cached_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """First of the plugins: the page's HTML from the cache, or into it."""
-        source = page.file.src_uri
-        cached = self._cached_html.pop(source, None)
-        if cached is not None:
-            page.toc = toc_from_json(cached["toc"])
-            page.present_anchor_ids = set(cached["anchors"])
-            return cached["html"]
-        key = self._page_keys.pop(source, None)
-        if key is not None and self.cache is not None:
-            self.cache.store_html(key, html, toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
-        return html
+        return self.pages.content(html, page) if self.pages else html
 
     def _put_aside(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Last of the plugins: MkDocs keeps the HTML of every page until it writes them
-        all; a transcript page's waits on disk instead, so that memory holds one
-        session's pages at a time, not the whole site's."""
-        if page.file.src_uri not in self._ours:
-            return html
-        if self._aside is None:
-            self._aside = tempfile.mkdtemp(prefix="pages-", dir=self.cache.root if self.cache and self.config.cache else None)
-        path = os.path.join(self._aside, f"{len(self._aside_paths)}.html")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(html)
-        self._aside_paths[page.file.src_uri] = path
-        page.markdown = ""  # rendered: no longer needed
-        return ""
+        return self.pages.put_aside(html, page) if self.pages else html
 
     on_page_content = CombinedEvent(event_priority(100)(_cached_content), event_priority(-100)(_put_aside))
 
     def _bring_back(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
-        path = self._aside_paths.get(page.file.src_uri)
-        if path is not None:
-            with open(path, encoding="utf-8") as handle:
-                page.content = handle.read()
+        if self.pages:
+            self.pages.bring_back(page)
         return context
 
+    def _search_view(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        if self.pages:
+            self.pages.search_view(page)
+        return context
+
+    def _full_view(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        if self.pages:
+            self.pages.full_view(page)
+        return context
+
+    # Material's search plugin reads pages at priority 0.
+    on_page_context = CombinedEvent(event_priority(100)(_bring_back), event_priority(50)(_search_view), event_priority(-50)(_full_view))
+
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
-        if page.file.src_uri in self._aside_paths:
-            page.content = ""  # written: its HTML can go
+        if self.pages:
+            self.pages.written(page)
         return output
 
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        search = material_search(config)
+        if self.pages and self.cache and search is not None:
+            self.pages.spool = Spool(search, str(self.cache.root))
+
+    @event_priority(-100)  # once the search plugin has written its index
     def on_post_build(self, config: MkDocsConfig) -> None:
-        if self._aside:
-            shutil.rmtree(self._aside, ignore_errors=True)
-        self._aside, self._aside_paths = None, {}
+        if self.pages:
+            self.pages.finish(config.site_dir)
         if self.cache is not None:
             self.cache.prune()
         if self._scratch:
             shutil.rmtree(self._scratch, ignore_errors=True)
 
-    def _hide_output_from_search(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
-        """Before the search plugin reads a transcript page, give it the page's text
-        alone: without tool output (not indexed, unless ``search_tool_output``), the
-        summary and the lines of facts, and without tags but headings, which split a
-        page into sections of the index.
-        Parsing tags is most of the time search indexing takes, and a transcript page
-        has tens of thousands of them (highlighted code is a tag a word)."""
-        if page.file.src_uri not in self._ours or not page.content:
-            return context
-        self._full_content[page.file.src_uri] = page.content
-        spans = _UNINDEXED if self.config.search_tool_output else (*_UNINDEXED, (OUTPUT_START, OUTPUT_END))
-        page.content = _TAG.sub(" ", _without(page.content, spans))
-        return context
-
-    def _show_output_again(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
-        full = self._full_content.pop(page.file.src_uri, None)
-        if full is not None:
-            page.content = full
-        return context
-
-    on_page_context = CombinedEvent(
-        event_priority(100)(_bring_back),
-        event_priority(50)(_hide_output_from_search),
-        event_priority(-50)(_show_output_again),
-    )
+    def on_build_error(self, error: Exception) -> None:
+        if self.pages:
+            self.pages.abandon()
 
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.enabled or config.nav is not None:
@@ -399,21 +358,21 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     @event_priority(-100)  # once the nav is settled, before MkDocs renders the pages
     def _render_ahead(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> None:
         """Render the pages the cache lacks on every core (see parallel.py)."""
-        if self.cache is None or not self.config.enabled:
+        if self.cache is None or self.pages is None or not self.config.enabled:
             return
         jobs = []
-        for src_uri in sorted(self._ours):
+        for src_uri in sorted(self.pages.ours):
             file = files.get_file_from_path(src_uri)
             if file is None or not file.is_documentation_page():
                 continue
-            key = self.cache.page_key(parallel.markdown_of(file), file.url, self._markdown_settings)
+            key = self.pages.key_ahead(file)
             if not self.cache.has_html(key):
                 jobs.append(parallel.PageJob(file, key))
         parallel.render_pages(jobs, config, files, self.cache, self._workers)
 
     @property
     def _workers(self) -> int:
-        return self.config.jobs or parallel.cores()
+        return self.config.jobs or workers.cores()
 
     on_nav = CombinedEvent(on_nav, _render_ahead)
 
@@ -423,22 +382,3 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
-
-
-def _without(text: str, spans: tuple[tuple[str, str], ...]) -> str:
-    """``text`` without what lies between each start and end marker of ``spans``,
-    markers included (found with ``str.find``: a lazy regex is slow on long pages)."""
-    for start, end in spans:
-        kept: list[str] = []
-        at = 0
-        while (begin := text.find(start, at)) != -1:
-            close = text.find(end, begin + len(start))
-            if close == -1:
-                break
-            kept.append(text[at:begin])
-            at = close + len(end)
-        kept.append(text[at:])
-        text = "".join(kept)
-    return text
-
-

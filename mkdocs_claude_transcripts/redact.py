@@ -76,6 +76,9 @@ class Redactor:
     extra: Mapping[str, str] = field(default_factory=dict)  # kind -> pattern, from the configuration
     allow: Iterable[str] = ()  # values never replaced
     counts: Counter[str] = field(default_factory=Counter)
+    # Long texts already seen since the last take_counts (a tool's output often comes
+    # twice in a transcript): text -> (result, what was replaced in it).
+    _seen: dict[str, tuple[str, Counter[str]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         patterns = {**PATTERNS, **self.extra} if self.enabled else {}
@@ -85,12 +88,25 @@ class Redactor:
         ]
         self._allow = frozenset(self.allow)
         self._words = sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
+        # One pass tells whether a text holds any trigger word at all (most hold none).
+        self._any_word = re.compile("|".join(re.escape(word) for word in self._words) or "(?!)")
         self._always = any(triggers is None for _, _, triggers in self._rules)
 
     def text(self, value: str) -> str:
+        if len(value) < _REMEMBER_FROM:
+            return self._text(value)
+        seen = self._seen.get(value)
+        if seen is None:
+            before = self.counts.copy()
+            seen = self._seen[value] = (self._text(value), self.counts - before)
+        else:
+            self.counts.update(seen[1])
+        return seen[0]
+
+    def _text(self, value: str) -> str:
         if self._rules:
             lowered = value.lower()
-            hits = {word for word in self._words if word in lowered}
+            hits = {word for word in self._words if word in lowered} if self._any_word.search(lowered) else set()
             if hits or self._always:
                 value = self._redact(value, hits)
         if self.shorten_home and ("/Users/" in value or "/home/" in value or ":\\Users\\" in value):
@@ -131,9 +147,13 @@ class Redactor:
         return value
 
     def take_counts(self) -> Counter[str]:
+        """What was replaced since the last call, by kind; texts seen are forgotten."""
         counts, self.counts = self.counts, Counter()
+        self._seen.clear()
         return counts
 
+
+_REMEMBER_FROM = 512  # characters
 
 _GROUP = re.compile(r"\(\?P<(\w+)>")
 

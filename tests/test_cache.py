@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import Abort, PluginError
+from mkdocs.structure.pages import Page
 
 from mkdocs_claude_transcripts import parallel
 from mkdocs_claude_transcripts import plugin as plugin_module
@@ -43,13 +44,46 @@ def html_of(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "t").rglob("*.html")}
 
 
-def test_a_rebuild_with_no_change_converts_nothing_and_gives_the_same_site(site_root: Path, conversions: list[str]) -> None:
+def search_index(site: Path) -> str:
+    return (site / "search" / "search_index.json").read_text(encoding="utf-8")
+
+
+def test_a_rebuild_with_no_change_converts_nothing_and_gives_the_same_site(
+    site_root: Path, conversions: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = html_of(build(site_root))
+    first_index = search_index(site_root / "site")
     assert len(conversions) == 3
     conversions.clear()
+    rendered: list[str] = []
+    render = Page.render
+    monkeypatch.setattr(Page, "render", lambda page, *a: rendered.append(page.file.src_uri) or render(page, *a))
     second = html_of(build(site_root))
     assert conversions == []
     assert second == first
+    assert search_index(site_root / "site") == first_index  # the search text kept in the cache is the same
+    # Not one transcript page was rendered again: only the site's own and the transcripts index.
+    assert sorted(rendered) == ["index.md", "t/index.md"]
+
+
+def test_what_other_plugins_make_of_a_page_is_written_and_searched_on_every_build(site_root: Path) -> None:
+    # Cold, from the cache, then with a hook that makes something else of the pages
+    # (each in a file of its own: MkDocs loads a hook file once per process).
+    for number, word in enumerate(("Quokka", "Quokka", "Wombat")):
+        (site_root / f"hooks{number}.py").write_text(
+            "def on_page_markdown(markdown, page, config, files):\n"
+            f"    return markdown + '\\n\\n{word}-md\\n' if page.file.src_uri.startswith('t/') else markdown\n"
+            "def on_page_content(html, page, config, files):\n"
+            f"    return html + '<p>{word}-html</p>' if page.file.src_uri.startswith('t/') else html\n"
+        )
+        make_site(site_root, config=f"hooks:\n  - hooks{number}.py\n", plugin_options="jobs: 1")
+        site = build(site_root)
+        pages = html_of(site)
+        assert all(f"{word}-md" in html and f"{word}-html" in html for html in pages.values())
+        assert word == "Quokka" or not any("Quokka" in html for html in pages.values())
+        entries = json.loads(search_index(site))["docs"]
+        marked = {entry["location"].split("#")[0] for entry in entries if f"{word}-html" in entry["text"]}
+        assert marked == {uri.removesuffix("index.html") for uri in pages}
 
 
 def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversions: list[str]) -> None:

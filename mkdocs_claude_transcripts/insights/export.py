@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 
 from .. import __version__
@@ -120,7 +121,12 @@ def export(session: m.Session, figures: Mapping[str | None, Stats], orphan_id: s
 
 
 def to_json(exported: SessionExport) -> bytes:
-    return exported.model_dump_json(by_alias=True).encode("utf-8")
+    return _exports().dump_json(exported, by_alias=True)
+
+
+@lru_cache(maxsize=1)
+def _exports() -> TypeAdapter[SessionExport]:
+    return TypeAdapter(SessionExport)
 
 
 def schema() -> str:

@@ -15,19 +15,20 @@ def map_strings(node: Any, change: Callable[[str], str]) -> Any:
     """Replace, in place, every string held by ``node`` (a model, a list or a dict of
     them) with ``change(string)``; image data is left alone. Returns ``node``."""
     if isinstance(node, BaseModel):
-        for name in type(node).model_fields:
-            if name == "data" and isinstance(node, Image):
-                continue
-            value = getattr(node, name)
-            if isinstance(value, str):
-                setattr(node, name, change(value))
-            elif value is not None and not isinstance(value, (int, float, bool, datetime)):
-                map_strings(value, change)
+        image = isinstance(node, Image)
+        # Straight into the model's fields: the values are strings already checked.
+        for fields in (node.__dict__, node.__pydantic_extra__ or {}):
+            for name, value in fields.items():
+                if isinstance(value, str):
+                    if not (image and name == "data"):
+                        fields[name] = change(value)
+                elif value is not None and not isinstance(value, (int, float, bool, datetime)):
+                    map_strings(value, change)
     elif isinstance(node, list):
         for index, value in enumerate(node):
             node[index] = change(value) if isinstance(value, str) else map_strings(value, change)
     elif isinstance(node, dict):
-        for key, value in list(node.items()):
+        for key, value in node.items():
             node[key] = change(value) if isinstance(value, str) else map_strings(value, change)
     return node
 

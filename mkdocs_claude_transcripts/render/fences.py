@@ -60,13 +60,13 @@ def _attributes(kwargs: dict[str, Any]) -> str:
 
 def _highlighted(source: str, lang: str) -> str:
     """Highlighted code; remembered when short, since a file is often written, then
-    read back, or read twice."""
-    if len(source) > 65536:
+    read back, or read twice (at most 64 of them, a few megabytes)."""
+    if len(source) > 16384:
         return highlight(source, _lexer(lang), _FORMATTER)
     return _remembered(source, lang)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _remembered(source: str, lang: str) -> str:
     return highlight(source, _lexer(lang), _FORMATTER)
 

@@ -82,7 +82,9 @@ _TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
 
 def clean(text: str) -> str:
     """Normalise newlines and drop characters that are not text."""
-    return _CONTROL.sub("\ufffd", _NEWLINES.sub("\n", text))
+    if "\r" in text:
+        text = _NEWLINES.sub("\n", text)
+    return _CONTROL.sub("\ufffd", text)
 
 
 def inline(text: str, limit: int | None = None) -> str:
@@ -151,7 +153,7 @@ def prose(text: str) -> list[str]:
         line = lists.line(line, after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
         out.append(converted)
-        if _is_heading(_HEADING.match(line)) and converted.startswith("**"):
+        if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
             line = ""
         previous = line
@@ -166,7 +168,7 @@ def _starts_block(line: str, previous: str) -> bool:
         return not _LIST_ITEM.match(previous) and not previous.startswith((" ", "\t"))
     if _TABLE_ROW.match(line):
         return not _TABLE_ROW.match(previous)
-    return _is_heading(_HEADING.match(line))
+    return "#" in line and _is_heading(_HEADING.match(line))
 
 
 def _is_heading(match: re.Match[str] | None) -> bool:
@@ -388,6 +390,8 @@ def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str
 def fence_open(line: str) -> re.Match[str] | None:
     """The opening of a code fence on ``line`` (groups ``indent``, ``fence``, ``info``),
     or None. A backtick fence's info string holds no backtick."""
+    if "```" not in line and "~~~" not in line:
+        return None
     opened = _FENCE_OPEN.match(line)
     if opened and opened["fence"][0] == "`" and "`" in opened["info"]:
         return None
@@ -405,11 +409,13 @@ def fence_end(lines: list[str], start: int, mark: str) -> int:
 
 
 def _prose_line(line: str, previous: str) -> str:
-    if _TOC.match(line):
+    # Each pattern is tried only on lines holding a character it needs.
+    bracket = "[" in line
+    if bracket and _TOC.match(line):
         return line.replace("[", "\\[", 1)
-    if _SETEXT.match(line) and (line.strip()[0] == "=" or previous.strip()):
+    if line.lstrip(" ")[:1] in ("=", "-") and _SETEXT.match(line) and (line.strip()[0] == "=" or previous.strip()):
         return _escape_outside_code(line, setext=True)
-    heading = _HEADING.match(line)
+    heading = _HEADING.match(line) if "#" in line else None
     if _is_heading(heading):
         text = heading["rest"].strip().rstrip("#").strip()  # type: ignore[index]
         return f"**{_escape_outside_code(text)}**" if text else ""
@@ -417,7 +423,7 @@ def _prose_line(line: str, previous: str) -> str:
     if heading:
         # A heading inside a list or a quote, or "#word": shown as text.
         escaped = _HEADING.sub(lambda m: m["lead"] + "\\" + m["hashes"] + m["rest"], escaped, count=1)
-    definition = _DEFINITION.match(escaped)
+    definition = _DEFINITION.match(escaped) if bracket and "]:" in escaped else None
     if definition:
         # A link reference, footnote or abbreviation definition would vanish; show it.
         at = definition.end("lead")
@@ -434,7 +440,7 @@ def _escape_outside_code(line: str, setext: bool = False) -> str:
     """
     parts: list[str] = []
     last = 0
-    for begin, end, code in _code_spans(line):
+    for begin, end, code in _code_spans(line) if "`" in line else ():
         parts.append(_escape_outside(line[last:begin]))
         parts.append(_code_span(code))
         last = end
@@ -464,7 +470,7 @@ def _code_spans(line: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _longest_backticks(text: str) -> int:
-    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return max((len(run) for run in re.findall(r"`+", text)), default=0) if "`" in text else 0
 
 
 def _code_span(code: str) -> str:
@@ -489,7 +495,9 @@ def _escape_text(text: str) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     if "{" in text or "}" in text:
         text = _BRACE.sub(r"\1\\\2", text)
-    return _DIRECTIVE.sub(_directive, text)
+    if "!!!" in text or "???" in text or "///" in text or "===" in text:
+        text = _DIRECTIVE.sub(_directive, text)
+    return text
 
 
 def _directive(match: re.Match[str]) -> str:

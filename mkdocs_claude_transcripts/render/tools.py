@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import importlib
 import json
 import posixpath
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -487,38 +489,56 @@ def diff(old: str, new: str) -> str:
 
 @lru_cache(maxsize=512)
 def language_of(path: str) -> str:
-    """The highlighting language for a file name, as Pygments knows it ("" when unknown)."""
+    """The highlighting language for a file name, as Pygments knows it ("" when unknown):
+    the lexer whose file name pattern matches, the best rated when several do, as
+    Pygments chooses, without trying each of its patterns on each name."""
     name = posixpath.basename(path) or "x"
-    suffixes, others = _patterns()
+    known = _known_names()
     extension = name.rsplit(".", 1)[1] if "." in name else None
-    if extension is not None and extension in suffixes and not others.match(name):
-        return suffixes[extension]  # the one lexer for this extension, found without asking each
-    from pygments.lexers import find_lexer_class_for_filename
-
-    try:
-        lexer = find_lexer_class_for_filename(name)
-    except Exception:  # Pygments raises on some odd names; no highlighting then
+    candidates = [(lexer, "*." + extension) for lexer in known.by_extension.get(extension or "", ())]
+    if known.others.match(name):
+        candidates += [(lexer, pattern) for lexer, pattern, regex in known.patterns if re.match(regex, name)]
+    if not candidates:
         return ""
-    return lexer.aliases[0] if lexer and lexer.aliases else ""
+    if len({lexer for lexer, _ in candidates}) > 1:
+        candidates.sort(key=_rating)
+    return known.aliases[candidates[-1][0]]
+
+
+@dataclass(frozen=True)
+class _KnownNames:
+    by_extension: dict[str, list[str]]  # "py" -> lexers with the pattern "*.py"
+    patterns: list[tuple[str, str, str]]  # every other pattern: lexer, pattern, its regular expression
+    others: re.Pattern[str]  # matches the names any of those could match
+    aliases: dict[str, str]  # lexer -> its first alias
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[dict[str, str], re.Pattern[str]]:
-    """Pygments' file name patterns: extensions that name a single lexer, and a
-    pattern matching the names any other pattern could claim."""
+def _known_names() -> _KnownNames:
     from pygments.lexers._mapping import LEXERS
 
-    claims: dict[str, set[str]] = {}
-    others: list[str] = []
-    for _module, _name, aliases, filenames, _mimetypes in LEXERS.values():
+    by_extension: dict[str, list[str]] = {}
+    patterns: list[tuple[str, str, str]] = []
+    for lexer, (_module, _name, aliases, filenames, _mimetypes) in LEXERS.items():
         for pattern in filenames:
             extension = pattern[2:]
             if pattern.startswith("*.") and extension and not any(c in extension for c in "*?[]."):
-                claims.setdefault(extension, set()).add(aliases[0] if aliases else "")
+                by_extension.setdefault(extension, []).append(lexer)
             else:
-                others.append(fnmatch.translate(pattern))
-    suffixes = {ext: next(iter(names)) for ext, names in claims.items() if len(names) == 1 and "" not in names}
-    return suffixes, re.compile("|".join(others) or "(?!)")
+                patterns.append((lexer, pattern, fnmatch.translate(pattern)))
+    others = re.compile("|".join(regex for _, _, regex in patterns) or "(?!)")
+    aliases = {lexer: entry[2][0] if entry[2] else "" for lexer, entry in LEXERS.items()}
+    return _KnownNames(by_extension, patterns, others, aliases)
+
+
+def _rating(candidate: tuple[str, str]) -> tuple[float, str]:
+    """Pygments' rating of a lexer for a name it matched: its priority, and a bonus
+    for a pattern that is a whole name rather than a wildcard."""
+    from pygments.lexers._mapping import LEXERS
+
+    lexer, pattern = candidate
+    found = getattr(importlib.import_module(LEXERS[lexer][0]), lexer)
+    return found.priority + (0.5 if "*" not in pattern else 0), found.__name__
 
 
 GENERIC = ToolView()

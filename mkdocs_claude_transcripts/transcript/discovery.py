@@ -17,6 +17,7 @@ Discovery looks at a file's first lines only; it never reads a whole transcript.
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Iterable
@@ -75,6 +76,16 @@ class SessionSource:
     def paths(self) -> list[str]:
         """Every file the session is read from, for telling whether it changed."""
         return [self.path, *(a.path for a in self.agents), *(f.path for f in self.companions)]
+
+    def size(self) -> int:
+        """The bytes of its files (those still there): how long it takes to convert."""
+        total = 0
+        for path in self.paths():
+            try:
+                total += os.path.getsize(path)
+            except OSError:
+                pass
+        return total
 
 
 @dataclass

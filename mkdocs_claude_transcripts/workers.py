@@ -1,0 +1,64 @@
+"""Work spread over forked processes, one per core.
+
+The workers are forked, so they share the state of the process as it is (the
+configuration, the files found, the code imported) without it being sent to them.
+Where ``fork`` is missing (Windows), where the process runs other threads (``mkdocs
+serve``), or with one job, nothing runs in workers and the caller does the work itself.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Forking is safe in a process of one thread."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def in_workers(
+    items: Sequence[Any], work: Callable[[Any], Any], workers: int, start: Callable[[], None] | None = None
+) -> Iterator[tuple[int, Any]] | None:
+    """``(index, work(item))`` for every item, as the workers finish them (give the
+    largest items first); the result is None where ``work`` raised, for the caller to
+    do that item again itself and see why. None instead of an iterator where workers
+    cannot be forked or would not help. ``start`` runs first in every worker."""
+    if workers < 2 or len(items) < 2 or not can_fork():
+        return None
+    return _results(items, work, min(workers, len(items)), start)
+
+
+_work: Callable[[Any], Any] | None = None
+_items: Sequence[Any] = ()
+
+
+def _results(
+    items: Sequence[Any], work: Callable[[Any], Any], workers: int, start: Callable[[], None] | None
+) -> Iterator[tuple[int, Any]]:
+    global _work, _items
+    _work, _items = work, items
+    try:
+        # A worker is replaced after some items, so that its memory stays that of one.
+        with multiprocessing.get_context("fork").Pool(workers, start, maxtasksperchild=48) as pool:
+            yield from pool.imap_unordered(_run, range(len(items)))
+    finally:
+        _work, _items = None, ()
+
+
+def _run(index: int) -> tuple[int, Any]:
+    assert _work is not None
+    try:
+        return index, _work(_items[index])
+    except Exception:
+        return index, None

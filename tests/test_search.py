@@ -1,0 +1,49 @@
+"""Transcript pages are indexed for Material's search one at a time, their entries
+kept on disk: the index is the one Material's plugin makes when it indexes them itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mkdocs_claude_transcripts import plugin as plugin_module
+
+from .conftest import ROOT, build, copy_tree, make_site
+
+
+def index_of(tmp_path: Path, name: str) -> dict:
+    root = make_site(tmp_path / name)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    (root / "docs" / "about.md").write_text("# About\n\nA page of the site's own.\n\n## Its section\n\nMore words.\n")
+    return json.loads((build(root) / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+def test_the_index_is_the_one_material_makes_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spooled = index_of(tmp_path, "spooled")
+    monkeypatch.setattr(plugin_module, "material_search", lambda config: None)  # Material indexes every page
+    itself = index_of(tmp_path, "itself")
+    assert spooled["config"] == itself["config"]
+    key = lambda entry: json.dumps(entry, sort_keys=True)  # noqa: E731
+    assert sorted(spooled["docs"], key=key) == sorted(itself["docs"], key=key)
+    locations = {entry["location"].split("#")[0] for entry in spooled["docs"]}
+    assert "about/" in locations and any(location.startswith("t/") for location in locations)
+
+
+def test_a_page_left_out_of_search_stays_out(tmp_path: Path) -> None:
+    root = make_site(tmp_path)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    hook = root / "hooks.py"
+    hook.write_text(
+        "def on_page_markdown(markdown, page, config, files):\n"
+        "    if page.file.src_uri.startswith('t/3f2b9c1e'):\n"
+        "        page.meta['search'] = {'exclude': True}\n"
+        "    return markdown\n"
+    )
+    with (root / "mkdocs.yml").open("a") as config:
+        config.write("hooks:\n  - hooks.py\n")
+    entries = json.loads((build(root) / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    locations = {entry["location"].split("#")[0] for entry in entries}
+    assert not any(location.startswith("t/3f2b9c1e") for location in locations)
+    assert any(location.startswith("t/9c41d2aa") for location in locations)
