@@ -337,7 +337,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if self.pages and self.cache and search is not None:
             self.pages.spool = Spool(search, str(self.cache.root))
 
-    @event_priority(-100)  # once the search plugin has written its index
+    # Right after the search plugin has written its index (priority 0), before others
+    # read it (Material's offline plugin, at -100).
+    @event_priority(-1)
     def on_post_build(self, config: MkDocsConfig) -> None:
         if self.pages:
             self.pages.finish(config.site_dir)

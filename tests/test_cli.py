@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from mkdocs_claude_transcripts import convert as convert_module
 from mkdocs_claude_transcripts.cli import main
 
 from .conftest import ROOT, build
@@ -119,3 +120,17 @@ def test_the_module_and_the_command_run(tmp_path: Path) -> None:
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0 and "3 sessions" in done.stdout
     assert done.stderr == "", "no progress bar when stderr is not a terminal"
+
+
+def test_worker_processes_write_what_one_process_writes(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[bool] = []
+    real = convert_module.in_workers
+    monkeypatch.setattr(convert_module, "in_workers", lambda *a: used.append((done := real(*a)) is not None) or done)
+    written = {}
+    for jobs in ("1", "2"):
+        status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / jobs), "--jobs", jobs, capsys=capsys)
+        assert status == 0, err
+        written[jobs] = {p.relative_to(tmp_path / jobs).as_posix(): p.read_bytes() for p in (tmp_path / jobs).rglob("*") if p.is_file()}
+    assert used == [False, True]  # one process, then workers
+    assert len(written["1"]) > 10
+    assert written["2"] == written["1"]

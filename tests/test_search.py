@@ -47,3 +47,16 @@ def test_a_page_left_out_of_search_stays_out(tmp_path: Path) -> None:
     locations = {entry["location"].split("#")[0] for entry in entries}
     assert not any(location.startswith("t/3f2b9c1e") for location in locations)
     assert any(location.startswith("t/9c41d2aa") for location in locations)
+
+
+def test_material_offline_plugin_gets_the_whole_index(tmp_path: Path) -> None:
+    """The offline plugin turns the index into a script at the end of the build: with
+    the transcript pages' entries in it."""
+    root = make_site(tmp_path)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    config = (root / "mkdocs.yml").read_text().replace("  - search\n", "  - offline\n  - search\n")
+    (root / "mkdocs.yml").write_text(config)
+    site = build(root)
+    script = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "to_display" in index and "to_display" in script

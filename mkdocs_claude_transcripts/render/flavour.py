@@ -128,7 +128,7 @@ def _fences(lines: list[str], github: bool) -> list[str]:
             if line.strip() == closing and line.startswith(closing_indent):
                 closing = None
             continue
-        opened = _FENCE.match(line)
+        opened = _FENCE.match(line) if "```" in line else None
         if opened is None:
             out.append(line)
             continue
