@@ -10,7 +10,7 @@ Two kinds of entry, each a folder or a file named by a key:
   its URL and the Markdown configuration: ``<key>.html`` beside ``<key>.json``
   (and ``<key>.search``).
 
-Either kind can be deleted at any time: a missing entry is made again. Writes go
+Either kind can be deleted whenever no build runs: a missing entry is made again. Writes go
 through a temporary file and a rename, so a build that stops halfway leaves no
 half-written entry. Entries not used by a build are removed at its end.
 """

@@ -90,7 +90,7 @@ class TranscriptsConfig(base.Config):
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml`. It must be outside
-    `docs_dir`, and can be deleted at any time."""
+    `docs_dir`, and can be deleted whenever no build is running."""
 
     jobs = c.Type(int, default=0)
     """How many processes convert sessions and render their pages to HTML at the start

@@ -163,10 +163,12 @@ class Pages:
                 self.cache.store_search_text(state.key, text)
         state.full, state.shown = page.content, None
         page.content = text
-        if self.spool is not None and not (page.meta.get("search") or {}).get("exclude"):
+        setting = page.meta.get("search")
+        setting = setting if isinstance(setting, dict) else {}
+        if self.spool is not None and not setting.get("exclude"):
             self.spool.add(page)
             state.search_meta, state.excluded = page.meta.get("search"), True
-            page.meta["search"] = {**(state.search_meta or {}), "exclude": True}
+            page.meta["search"] = {**setting, "exclude": True}
 
     def full_view(self, page: Page) -> None:
         """Once the search plugin has read the page: its HTML again, for the template."""

@@ -29,7 +29,6 @@ from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .embed import Found, embed
 from .pages import Pages
-from .search import Spool, material_search
 from .pipeline import (
     NavEntry,
     Row,
@@ -48,6 +47,7 @@ from .render.fences import FENCES
 from .render.index import index_page
 from .render.layout import STYLESHEET
 from .report import Level
+from .search import Spool, material_search
 
 log = get_plugin_logger("claude-transcripts")
 

@@ -60,15 +60,20 @@ class Spool:
         if self.count and os.path.exists(index):
             with open(index, encoding="utf-8") as handle:
                 written = handle.read()
-            head = written.removesuffix("]}")
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(index))
-            with os.fdopen(handle, "w", encoding="utf-8") as out, open(self.path, encoding="utf-8") as entries:
-                out.write(head)
-                separator = "," if not head.endswith("[") else ""
-                for line in entries:
-                    out.write(separator + line.rstrip("\n"))
-                    separator = ","
-                out.write("]}")
+            temporary = f"{index}.{os.getpid()}.tmp"  # made as any file of the site is (not 0600)
+            with open(temporary, "w", encoding="utf-8") as out, open(self.path, encoding="utf-8") as entries:
+                if written.endswith("]}"):  # the docs come last: the entries are streamed in
+                    head = written[:-2]
+                    out.write(head)
+                    separator = "" if head.endswith("[") else ","
+                    for line in entries:
+                        out.write(separator + line.rstrip("\n"))
+                        separator = ","
+                    out.write("]}")
+                else:
+                    data = json.loads(written)
+                    data["docs"] += [json.loads(line) for line in entries]
+                    out.write(_json(data))
             os.replace(temporary, index)
         self.close()
 

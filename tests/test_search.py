@@ -4,11 +4,14 @@ kept on disk: the index is the one Material's plugin makes when it indexes them 
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from mkdocs_claude_transcripts import plugin as plugin_module
+from mkdocs_claude_transcripts.search import Spool
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -17,7 +20,10 @@ def index_of(tmp_path: Path, name: str) -> dict:
     root = make_site(tmp_path / name)
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
     (root / "docs" / "about.md").write_text("# About\n\nA page of the site's own.\n\n## Its section\n\nMore words.\n")
-    return json.loads((build(root) / "search" / "search_index.json").read_text(encoding="utf-8"))
+    site = build(root)
+    index = site / "search" / "search_index.json"
+    assert stat.S_IMODE(index.stat().st_mode) == stat.S_IMODE((site / "index.html").stat().st_mode)  # readable as any page
+    return json.loads(index.read_text(encoding="utf-8"))
 
 
 def test_the_index_is_the_one_material_makes_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,3 +66,22 @@ def test_material_offline_plugin_gets_the_whole_index(tmp_path: Path) -> None:
     script = (site / "search" / "search_index.js").read_text(encoding="utf-8")
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "to_display" in index and "to_display" in script
+
+
+def test_entries_go_into_an_index_written_in_another_order(tmp_path: Path) -> None:
+    from material.plugins.search.plugin import SearchIndex
+    from mkdocs.structure.toc import TableOfContents
+
+    search = SimpleNamespace(search_index=SearchIndex(lang=["en"], separator=" ", pipeline=[], fields={}))
+    spool = Spool(search, str(tmp_path / "spool"))
+    page = SimpleNamespace(content="<h1 id='a'>Title</h1><p>Some words</p>", toc=TableOfContents([]), url="t/", meta={}, title="T")
+    spool.add(page)  # type: ignore[arg-type]
+    index = tmp_path / "site" / "search" / "search_index.json"
+    index.parent.mkdir(parents=True)
+    index.write_text(json.dumps({"docs": [{"location": "", "title": "Home", "text": ""}], "config": {"lang": ["en"]}}))
+    spool.write_into(str(tmp_path / "site"))
+    data = json.loads(index.read_text())
+    assert data["config"] == {"lang": ["en"]}
+    assert [entry["location"].split("#")[0] for entry in data["docs"]] == ["", "t/"]
+    assert "Some words" in data["docs"][1]["text"]
+    assert not list((tmp_path / "spool").iterdir())  # the spool file is gone
