@@ -6,7 +6,9 @@ floor, ``json.loads`` of the same bytes.
 
 Each tool runs as a process of its own, start-up included, on a fresh copy of the
 corpus; the best of N runs is kept. Both run as their users run them (one worker
-process per core), and with one process (``--jobs 1``). This project runs as its
+process per core), and with one process (``--jobs 1``); claude-code-log converts all
+the projects in one run (``--all-projects``), and, as a user converting one project
+at a time would, once per project folder. This project runs as its
 command line, ``mkdocs-claude-transcripts convert``, which writes everything a site
 gets: pages, images, ``session.json`` files, an index. claude-code-log is installed
 on first use in benchmarks/.venv-ccl (never a dependency of the project).
@@ -80,6 +82,18 @@ def time_ccl(corpus: Path, repeat: int, jobs: int = 0) -> float:
     return best
 
 
+def time_ccl_per_project(corpus: Path, repeat: int) -> float:
+    """claude-code-log run on each project folder in turn, as its README shows it for
+    one project (``claude-code-log <folder>``): the sum of the runs."""
+    command = str(claude_code_log())
+    best = float("inf")
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as scratch:
+            folders = [shutil.copytree(folder, Path(scratch) / f"{n:02d}{folder.name}") for n, folder in enumerate(transcript_dirs(corpus))]
+            best = min(best, sum(run([command, "convert", str(folder), "-f", "md"]).seconds for folder in folders))
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
@@ -89,19 +103,22 @@ def main() -> None:
     floor = time_floor(args.corpus, args.repeat)
     ours, ours_one = time_ours(args.corpus, args.repeat), time_ours(args.corpus, args.repeat, jobs=1)
     ccl, ccl_one = time_ccl(args.corpus, args.repeat), time_ccl(args.corpus, args.repeat, jobs=1)
+    ccl_each = time_ccl_per_project(args.corpus, args.repeat)
     version = subprocess.run([str(claude_code_log()), "--version"], capture_output=True, text=True).stdout.strip()
     rows = [["what", "seconds", "MB/s", "vs json.loads"], ["json.loads (floor)", f"{floor:.2f}", f"{size / floor:.1f}", "1.0x"]]
     for name, seconds in (
         ("mkdocs-claude-transcripts", ours), ("mkdocs-claude-transcripts --jobs 1", ours_one),
-        (version, ccl), (f"{version} --jobs 1", ccl_one),
+        (f"{version} --all-projects", ccl), (f"{version} --all-projects --jobs 1", ccl_one),
+        (f"{version}, one run per project folder", ccl_each),
     ):  # fmt: skip
         rows.append([name, f"{seconds:.2f}", f"{size / seconds:.1f}", f"{seconds / floor:.1f}x"])
     print(f"Conversion of {size:.1f} MB of transcripts ({args.corpus}), best of {args.repeat}, start-up included, {cores()} cores\n")
     print(table(rows))
     print(f"\nclaude-code-log takes {ccl / ours:.1f} times as long as mkdocs-claude-transcripts (goal: 5 or more); "
-          f"in one process each, {ccl_one / ours_one:.1f} times")  # fmt: skip
+          f"in one process each, {ccl_one / ours_one:.1f} times; run once per project, {ccl_each / ours:.1f} times")  # fmt: skip
     dump("conversion", {"megabytes": size, "cores": cores(), "floor": floor, "ours": ours, "ours_one_process": ours_one,
-                        "claude_code_log": ccl, "claude_code_log_one_process": ccl_one, "ccl_version": version})  # fmt: skip
+                        "claude_code_log": ccl, "claude_code_log_one_process": ccl_one,
+                        "claude_code_log_per_project": ccl_each, "ccl_version": version})  # fmt: skip
 
 
 if __name__ == "__main__":
