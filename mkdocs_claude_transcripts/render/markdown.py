@@ -66,7 +66,7 @@ _HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?P<rest>.*)$")
 _DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
-_LINK_TARGET = re.compile(r"\]\(\s*(<?)([^\s)>]*)")
+_LINK_TARGET = re.compile(r"\](?=\(\s*(<?)([^\s)>]*))")  # a lookahead: targets may hold the next "]("
 _WEB_LINK = re.compile(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$")
 _PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 # A brace not already escaped: preceded by an even run of backslashes (or none).
