@@ -56,7 +56,9 @@ class TranscriptsConfig(base.Config):
     page_size = c.Type(int, default=150_000)
     """How much a page holds, in characters of Markdown, before a long session (or
     subagent) goes on in parts: pages of its own, linked to each other, cut before a
-    prompt. The default keeps pages under about 1 MB of HTML. `0` never splits."""
+    prompt. A single message longer than half of it (a pasted log, a huge output) goes
+    on over several, its blocks marked "(continued)". The default keeps pages under
+    about 1 MB of HTML. `0` never splits."""
 
     response_usage = c.Type(bool, default=True)
     """After each of Claude's responses, a small line with its model and token usage."""

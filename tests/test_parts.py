@@ -91,3 +91,88 @@ def test_parts_link_to_each_other_and_the_subagent_back_to_its_part(tmp_path: Pa
     # parts are not in the nav; the session and its subagent are
     nav = " ".join(BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").select_one("nav.md-nav--primary").get_text(" ").split())
     assert "part 2" not in nav and "Task 11" in nav
+
+
+BIG = "6c6c6c6c-1111-4222-8333-444444444444"
+
+
+def write_big_messages(folder: Path, lines: int = 4000) -> Path:
+    """A session whose single messages are each longer than a page: a command's
+    output, a file read back (numbered), and a pasted log."""
+    output = "\n".join(f"out {i}: a line of the build's output" for i in range(lines))
+    source = "\n".join(f"value_{i} = {i}  # a line of code" for i in range(lines))
+    read = "\n".join(f"{i + 1:6}\t{line}" for i, line in enumerate(source.split("\n")))
+    entries: list[dict] = []
+
+    def add(kind: str, message: dict, **extra) -> None:
+        uuid = f"{len(entries):08x}-0000-4000-8000-000000000000"
+        entries.append({"type": kind, "uuid": uuid, "parentUuid": entries[-1]["uuid"] if entries else None,
+                        "sessionId": BIG, "timestamp": f"2025-05-05T10:00:{len(entries):02d}.000Z", "message": message, **extra})  # fmt: skip
+
+    add("user", {"role": "user", "content": "build it"})
+    add("assistant", {"id": "a1", "role": "assistant", "model": "m", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}},
+        {"type": "tool_use", "id": "t2", "name": "Read", "input": {"file_path": "/w/values.py"}}]})  # fmt: skip
+    add("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]})
+    add("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": read}]},
+        toolUseResult={"type": "text", "file": {"filePath": "/w/values.py", "content": source, "startLine": 1, "numLines": lines, "totalLines": lines}})  # fmt: skip
+    add("user", {"role": "user", "content": "Here is the log:\n\n" + "\n".join(f"pasted {i}: a line of the log" for i in range(lines))})
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{BIG}.jsonl"
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
+    return path
+
+
+def test_a_message_longer_than_a_page_goes_on_over_several(tmp_path: Path) -> None:
+    page_size = 20_000
+    root = make_site(tmp_path, plugin_options=f"page_size: {page_size}")
+    write_big_messages(root / "docs" / "s")
+    site = build(root, strict=True)
+    folder = site / "s" / BIG
+    pages = [folder / "index.html", *folder.glob("part-*/index.html")]
+    assert len(pages) > 6
+    text = {page: BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("article") for page in pages}
+    # Every line of each message is shown once, whatever page it landed on.
+    blocks = [block for article in text.values() for block in article.find_all(["details", "div"], recursive=False)]
+    shown = " ".join(block.get_text(" ") for block in blocks)
+    for prefix in ("out", "pasted"):
+        assert sorted(int(n) for n in re.findall(rf"\b{prefix} (\d+):", shown)) == list(range(4000))
+    assert sorted(int(n) for n in re.findall(r"\bvalue_(\d+)\s+=", shown)) == list(range(4000))
+    # Numbered code goes on from where its piece ended.
+    numbers = sorted(int(span["data-linenos"]) for article in text.values() for span in article.select("span.linenos"))
+    assert numbers == list(range(1, 4001))
+    assert len([1 for article in text.values() if article.select("span.linenos")]) > 1  # on several pages
+    # Continued blocks say so, and carry no second permalink: every id is once in the site.
+    assert any("(continued)" in article.get_text() for article in text.values())
+    ids = [tag["id"] for article in text.values() for tag in article.select("[id]") if tag["id"].startswith(("m-", "t-"))]
+    assert len(ids) == len(set(ids))
+    # No page is much longer than a page: the Markdown of each is under twice page_size.
+    converted = convert(root / "docs" / "s", page_size=page_size)
+    assert max(len(page.markdown) for page in converted.pages) < 2 * page_size
+    # Tool output stays out of the search index, the pasted log is in it.
+    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "pasted 3999" in index and "out 3999" not in index and "value_3999" not in index
+
+
+def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> None:
+    """The golden cases, with pages so small that most of their messages are cut: no
+    piece leaves Markdown syntax showing, or a fence or a block open."""
+    root = make_site(tmp_path, plugin_options="page_size: 300")
+    for case in sorted((Path(__file__).parent / "golden").glob("*.jsonl")):
+        (root / "docs" / case.stem).mkdir(parents=True)
+        (root / "docs" / case.stem / case.name).write_bytes(case.read_bytes())
+    site = build(root, strict=False)
+    pages = list(site.rglob("*.html"))
+    continued = 0
+    for page in pages:
+        article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("article")
+        if article is None:
+            continue
+        text = article.get_text("\n")
+        continued += text.count("(continued)")
+        shown_outside_code = [line for line in text.split("\n") if line.lstrip().startswith(("```", "!!! ct-", "??? ct-", "<!--ct-"))]
+        code = {line for block in article.select("pre, code") for line in block.get_text().split("\n")}
+        assert not [line for line in shown_outside_code if line not in code], page
+        ids = [tag["id"] for tag in article.select("[id]")]
+        assert len(ids) == len(set(ids)), page
+    assert continued > 10

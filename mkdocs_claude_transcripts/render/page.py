@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -12,6 +14,7 @@ from .. import model as m
 from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
+from .cut import cut
 from .guard import MARKER
 from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
@@ -83,6 +86,8 @@ def page_title(session: m.Session, options: RenderOptions) -> str:
 
 # ---------------------------------------------------------------- pages and parts
 
+_ANCHOR_ID = re.compile(r"id='([^']+)'")
+
 # Messages that begin a turn of the user's: a long conversation is cut before one.
 _TURN_STARTS = (m.Prompt, m.Steering, m.SlashCommand, m.ShellCommand, m.Memory, m.CompactSummary, m.Compaction)
 
@@ -99,11 +104,19 @@ def _pages(
     agent_id: str | None = None,
     tags: list[str] | None = None,
 ) -> list[Page]:
-    parts = split(message_chunks(messages, ctx), ctx.options.page_size)
+    # A message longer than half a page is cut into pieces (render/cut.py), so that no
+    # page holds much more than page_size.
+    chunks = [(message, piece) for message, lines in message_chunks(messages, ctx) for piece in cut(lines, ctx.options.page_size // 2)]
+    parts = split(chunks, ctx.options.page_size)
     uris = [uri(number) for number in range(1, len(parts) + 1)]
+    pieces = Counter(id(message) for message, _ in chunks)
     for page_uri, part in zip(uris, parts):
-        for message, _ in part:
-            for anchor in m.anchors_of(message):
+        for message, lines in part:
+            anchors = m.anchors_of(message)
+            if pieces[id(message)] > 1:  # each anchor is on the page of the piece that holds it
+                held = set(_ANCHOR_ID.findall("\n".join(lines)))
+                anchors = [anchor for anchor in anchors if ctx.anchor_prefix + anchor in held]
+            for anchor in anchors:
                 found.setdefault(anchor, page_uri)
     pages = []
     for number, (page_uri, part) in enumerate(zip(uris, parts), 1):
@@ -127,9 +140,12 @@ def split(chunks: list[Chunk], limit: int) -> list[list[Chunk]]:
     before a turn of the user's; a turn longer than a part is cut where it must."""
     parts: list[list[Chunk]] = [[]]
     size = 0
+    previous = None
     for chunk in chunks:
         length = sum(len(line) + 1 for line in chunk[1])
-        full = size + length > limit and (isinstance(chunk[0], _TURN_STARTS) or size > limit)
+        starts_turn = isinstance(chunk[0], _TURN_STARTS) and chunk[0] is not previous  # not a piece of one
+        full = size + length > limit and (starts_turn or size > limit)
+        previous = chunk[0]
         if limit and parts[-1] and full:
             parts.append([])
             size = 0

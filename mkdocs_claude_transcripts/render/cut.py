@@ -1,0 +1,118 @@
+"""A message too long for a page, cut into pieces that each fit one.
+
+A page is cut between messages; a single message can still be longer than a page
+(a pasted log, a long rewound branch, a huge tool output). Its Markdown is cut into
+pieces here, each complete in itself: what is open where a piece ends (a code fence,
+the region kept out of the search index) is closed, and opened again at the start of
+the next piece, with the blocks around it, titled "(continued)". Numbered code goes
+on from the line it had reached.
+
+This reads only the Markdown the renderer writes (render/markdown.py): blocks whose
+body is indented by four spaces, fences, and the markers of tool output.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .markdown import OUTPUT_END, OUTPUT_START
+
+_HEAD = re.compile(r'^(?P<indent> *)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"$')
+_PERMALINK = re.compile(r" ?<a id='[^']*' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})")
+_START = re.compile(r'data-start="(\d+)"')
+_TABLE_ROW = re.compile(r"^\s*\|")
+
+
+@dataclass
+class _Open:
+    """A block, fence or output region open at some line."""
+
+    kind: str  # "block", "fence", "output"
+    indent: int
+    line: str  # the line that opened it
+    mark: str = ""  # a fence's backticks or tildes
+    lines: int = 0  # a fence's lines so far
+
+    def reopen(self) -> list[str]:
+        if self.kind == "block":
+            head = _HEAD.match(self.line)
+            assert head is not None
+            title = _PERMALINK.sub("", head["title"]).removesuffix(" (continued)")
+            return [f'{head["indent"]}{head["marker"]} {head["kind"]} "{title} (continued)"', ""]
+        if self.kind == "fence":
+            start = _START.search(self.line)
+            if start:
+                return [_START.sub(f'data-start="{int(start[1]) + self.lines}"', self.line, count=1)]
+        if self.kind == "output":
+            return [self.line, ""]
+        return [self.line]
+
+    def close(self) -> list[str]:
+        if self.kind == "fence":
+            return [" " * self.indent + self.mark]
+        return ["", " " * self.indent + OUTPUT_END] if self.kind == "output" else []
+
+
+def cut(lines: list[str], limit: int) -> list[list[str]]:
+    """``lines`` (one message's Markdown) in pieces of about ``limit`` characters at
+    most; in one piece when it fits, or when ``limit`` is 0."""
+    if not limit or sum(len(line) + 1 for line in lines) <= limit:
+        return [lines]
+    pieces: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    opened: list[_Open] = []
+    previous = ""
+    for line in lines:
+        if size >= limit and _may_cut(opened, previous, line, size, limit):
+            pieces.append(current + [closing for item in reversed(opened) for closing in item.close()])
+            current = [again for item in opened for again in item.reopen()]
+            size = sum(len(again) + 1 for again in current)
+        _follow(opened, line)
+        current.append(line)
+        size += len(line) + 1
+        previous = line
+    pieces.append(current)
+    return pieces
+
+
+def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: int) -> bool:
+    """Whether a piece may end before ``line``: inside a fence anywhere, elsewhere at a
+    paragraph's end (or anywhere but inside a table, once well past the limit)."""
+    if opened and opened[-1].kind == "fence":
+        return opened[-1].lines > 0 and not _closes(opened[-1], line)
+    if _HEAD.match(previous) or previous.strip() == OUTPUT_START or _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
+        return False
+    return not line.strip() or not previous.strip() or size > limit * 3 // 2
+
+
+def _follow(opened: list[_Open], line: str) -> None:
+    """Keep ``opened`` up to date with ``line``."""
+    if opened and opened[-1].kind == "fence":
+        if _closes(opened[-1], line):
+            opened.pop()
+        else:
+            opened[-1].lines += 1
+        return
+    stripped = line.strip()
+    if not stripped:
+        return
+    indent = len(line) - len(line.lstrip(" "))
+    while opened and opened[-1].kind == "block" and indent <= opened[-1].indent:
+        opened.pop()  # a block ends at the first line not indented under it
+    if stripped == OUTPUT_START:
+        opened.append(_Open("output", indent, line))
+    elif stripped == OUTPUT_END:
+        if opened and opened[-1].kind == "output":
+            opened.pop()
+    elif _HEAD.match(line):
+        opened.append(_Open("block", indent, line))
+    elif (fence := _FENCE.match(line)) and not (fence["mark"][0] == "`" and "`" in line[fence.end() :]):
+        opened.append(_Open("fence", indent, line, mark=fence["mark"]))
+
+
+def _closes(fence: _Open, line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(fence.mark) and not stripped.strip(fence.mark[0])
