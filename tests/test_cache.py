@@ -132,7 +132,7 @@ def test_the_cache_may_not_be_in_docs_dir(site_root: Path, caplog: pytest.LogCap
 def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sites = {}
+    sites, indexes = {}, {}
     done: dict[str, list[int]] = {"convert_sessions": [], "render_pages": []}
     for name, record in done.items():
         real = getattr(parallel, name)
@@ -140,9 +140,11 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
     for jobs in (1, 2):
         root = make_site(tmp_path / f"jobs-{jobs}", plugin_options=f"jobs: {jobs}\ncache: false")
         copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
-        sites[jobs] = html_of(build(root))
+        site = build(root)
+        sites[jobs], indexes[jobs] = html_of(site), search_index(site)
     # With one job the build does everything itself; with two, the workers do (all
     # pages of the sessions; the transcripts index is the build's).
     assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1]) - 1]}
     assert "t/index.html" in sites[1]
     assert sites[2] == sites[1]
+    assert indexes[2] == indexes[1]
