@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import shutil
@@ -58,6 +59,18 @@ class _State:
     full: str | None = None  # the whole HTML, while the search plugin reads the text
     search_meta: Any = None  # the page's own ``search`` setting, while it is set to exclude
     excluded: bool = False  # indexed here: the search plugin is told to pass over it
+    warnings: WarningCount | None = None  # of MkDocs, while the page is rendered
+
+
+class WarningCount(logging.Handler):
+    """Counts the warnings logged while it is attached to a logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 class Pages:
@@ -102,6 +115,8 @@ class Pages:
         state = self._states[page.file.src_uri] = _State(self.cache.page_key(markdown, page.url, self.markdown_settings, digest))
         state.cached = self.cache.load_page(state.key)
         if state.cached is None:
+            state.warnings = WarningCount()
+            logging.getLogger("mkdocs").addHandler(state.warnings)
             return markdown
         page.render = functools.partial(_rendered_before, page)  # type: ignore[method-assign]
         return ""
@@ -119,7 +134,10 @@ class Pages:
                 state.path, state.in_cache = self.cache.html_path(state.key), True
                 return ""
             html = self.cache.read_html(state.key)
-        else:
+        elif state.warnings is not None:
+            logging.getLogger("mkdocs").removeHandler(state.warnings)
+            if state.warnings.count:
+                return html  # not kept: rendered again, and warns again, next time
             self.cache.store_html(state.key, html, toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
         state.rendered = html
         return html
@@ -195,6 +213,9 @@ class Pages:
 
     def abandon(self) -> None:
         """What a build leaves behind goes (at its end, or when it fails)."""
+        for state in self._states.values():
+            if state.warnings is not None:
+                logging.getLogger("mkdocs").removeHandler(state.warnings)
         if self.spool is not None:
             self.spool.close()
             self.spool = None

@@ -25,7 +25,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .cache import Cache
-from .pages import markdown_of
+from .pages import WarningCount, markdown_of
 from .pipeline import SessionSource, convert_session
 from .redact import Redactor
 from .render.context import RenderOptions
@@ -80,19 +80,7 @@ def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int) -> int
     return 0 if done is None else sum(result or 0 for _, result in done)
 
 
-class _Warnings(logging.Handler):
-    """Counts the warnings of a worker, and keeps them quiet: the build does again
-    what logged one, and shows them."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
-
-
-_warnings = _Warnings()
+_warnings = WarningCount()  # in a worker, its only handler: the build does again what warned, and shows it
 
 
 def _start_worker() -> None:

@@ -148,3 +148,17 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
     assert "t/index.html" in sites[1]
     assert sites[2] == sites[1]
     assert indexes[2] == indexes[1]
+
+
+def test_a_page_that_warned_warns_again_on_the_next_build(site_root: Path) -> None:
+    """A warning MkDocs gives while rendering a transcript page (here a link another
+    plugin adds) is given on every build: such a page is not kept in the cache."""
+    (site_root / "hooks.py").write_text(
+        "def on_page_markdown(markdown, page, config, files):\n"
+        "    session = page.file.src_uri.startswith('t/') and page.file.src_uri != 't/index.md'\n"
+        "    return markdown + '\\n\\n[gone](missing.md)\\n' if session else markdown\n"
+    )
+    make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
+    for _ in range(2):
+        with pytest.raises(Abort):
+            build(site_root, strict=True)
