@@ -62,13 +62,19 @@ def _highlighted(source: str, lang: str) -> str:
     """Highlighted code; remembered when short, since a file is often written, then
     read back, or read twice (at most 64 of them, a few megabytes)."""
     if len(source) > 16384:
-        return highlight(source, _lexer(lang), _FORMATTER)
+        return _highlight(source, lang)
     return _remembered(source, lang)
 
 
 @lru_cache(maxsize=64)
 def _remembered(source: str, lang: str) -> str:
-    return highlight(source, _lexer(lang), _FORMATTER)
+    return _highlight(source, lang)
+
+
+def _highlight(source: str, lang: str) -> str:
+    # Every line ends with a newline: some lexers (a console session's) hold back a
+    # last line without one, and it would not be shown.
+    return highlight(source if source.endswith("\n") else source + "\n", _lexer(lang), _FORMATTER)
 
 
 @lru_cache(maxsize=128)
