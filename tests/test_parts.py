@@ -170,6 +170,10 @@ def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> 
             continue
         text = article.get_text("\n")
         continued += text.count("(continued)")
+        for title in article.select("summary, .admonition-title"):
+            if title.get_text().endswith("(continued)"):  # a block goes on with something in it
+                block = title.parent
+                assert block.get_text().strip() != title.get_text().strip() or block.select("img"), page
         shown_outside_code = [line for line in text.split("\n") if line.lstrip().startswith(("```", "!!! ct-", "??? ct-", "<!--ct-"))]
         code = {line for block in article.select("pre, code") for line in block.get_text().split("\n")}
         assert not [line for line in shown_outside_code if line not in code], page

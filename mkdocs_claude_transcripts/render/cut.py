@@ -34,6 +34,7 @@ class _Open:
     line: str  # the line that opened it
     mark: str = ""  # a fence's backticks or tildes
     lines: int = 0  # a fence's lines so far
+    filled: bool = False  # something is in it, in the piece being made
 
     def reopen(self) -> list[str]:
         if self.kind == "block":
@@ -66,10 +67,14 @@ def cut(lines: list[str], limit: int) -> list[list[str]]:
     opened: list[_Open] = []
     previous = ""
     for line in lines:
+        _end_blocks(opened, line)
         if size >= limit and _may_cut(opened, previous, line, size, limit):
-            pieces.append(current + [closing for item in reversed(opened) for closing in item.close()])
+            ended = current + [closing for item in reversed(opened) for closing in item.close()]
+            pieces.append(ended if ended[-1] == "" else [*ended, ""])  # a piece ends its last block
             current = [again for item in opened for again in item.reopen()]
             size = sum(len(again) + 1 for again in current)
+            for item in opened:
+                item.filled = False
         _follow(opened, line)
         current.append(line)
         size += len(line) + 1
@@ -79,29 +84,44 @@ def cut(lines: list[str], limit: int) -> list[list[str]]:
 
 
 def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: int) -> bool:
-    """Whether a piece may end before ``line``: inside a fence anywhere, elsewhere at a
-    paragraph's end (or anywhere but inside a table, once well past the limit)."""
-    if opened and opened[-1].kind == "fence":
-        return opened[-1].lines > 0 and not _closes(opened[-1], line)
-    if _HEAD.match(previous) or previous.strip() == OUTPUT_START or _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
+    """Whether a piece may end before ``line``: the next piece begins with something,
+    what is open has something in it; inside a fence, before any line of it; elsewhere
+    before a paragraph (or any line but a table's, once well past the limit)."""
+    if not line.strip() or (opened and not opened[-1].filled):
         return False
-    return not line.strip() or not previous.strip() or size > limit * 3 // 2
+    if opened and opened[-1].kind == "fence":
+        return not _closes(opened[-1], line)
+    if _HEAD.match(previous) or OUTPUT_START in (previous.strip(), line.strip()) or line.strip() == OUTPUT_END:
+        return False  # a block or region would begin, or end, with nothing in it
+    if _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
+        return False
+    return not previous.strip() or size > limit * 3 // 2
+
+
+def _end_blocks(opened: list[_Open], line: str) -> None:
+    """The blocks ``line`` is not inside of end before it: it is not indented under them."""
+    if line.strip() and not (opened and opened[-1].kind == "fence"):
+        indent = len(line) - len(line.lstrip(" "))
+        while opened and opened[-1].kind == "block" and indent <= opened[-1].indent:
+            opened.pop()
 
 
 def _follow(opened: list[_Open], line: str) -> None:
-    """Keep ``opened`` up to date with ``line``."""
+    """Keep ``opened`` up to date with what ``line`` opens or closes (its end of blocks
+    is ``_end_blocks``)."""
     if opened and opened[-1].kind == "fence":
         if _closes(opened[-1], line):
             opened.pop()
         else:
             opened[-1].lines += 1
+            opened[-1].filled = True
         return
     stripped = line.strip()
     if not stripped:
         return
+    for item in opened:
+        item.filled = True
     indent = len(line) - len(line.lstrip(" "))
-    while opened and opened[-1].kind == "block" and indent <= opened[-1].indent:
-        opened.pop()  # a block ends at the first line not indented under it
     if stripped == OUTPUT_START:
         opened.append(_Open("output", indent, line))
     elif stripped == OUTPUT_END:
