@@ -39,9 +39,10 @@ EXTENSIONS = """markdown_extensions:
 DANGEROUS = ("script", "style", "iframe", "svg", "object", "embed", "form", "link", "meta", "base")
 
 
-@pytest.fixture(scope="module")
-def attacked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    root = make_site(tmp_path_factory.mktemp("attacked"), EXTENSIONS, "copy_jsonl: true")
+@pytest.fixture(scope="module", params=["", "page_size: 300"], ids=["pages", "small-pages"])
+def attacked(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> tuple[Path, list[str]]:
+    # Also with pages so small that most messages are cut into pieces (render/cut.py).
+    root = make_site(tmp_path_factory.mktemp("attacked"), EXTENSIONS, "copy_jsonl: true\n" + request.param)
     attacks = adversarial.write(root / "docs")
     return build(root, strict=True), attacks
 
@@ -50,9 +51,16 @@ def pages(site: Path) -> list[Path]:
     return sorted(site.joinpath("attacks").rglob("index.html"))
 
 
+def session_parts(site: Path) -> list[BeautifulSoup]:
+    """The pages of the attacking session, first to last (one, or several parts)."""
+    folder = site / "attacks" / adversarial.SESSION
+    parts = sorted(folder.glob("part-*/index.html"), key=lambda path: int(path.parent.name[5:]))
+    return [BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser") for path in [folder / "index.html", *parts]]
+
+
 def test_the_adversarial_site_builds_strictly_with_a_page_for_each_file(attacked: tuple[Path, list[str]]) -> None:
     site, _ = attacked
-    names = {page.parent.name for page in pages(site)}
+    names = {page.parent.name for page in pages(site) if not re.search(r"part-\d+$", page.parent.name)}
     assert adversarial.SESSION in names
     agent_pages = [name for name in names if name.startswith("agent-")]
     assert len(agent_pages) == 1 and re.fullmatch(r"agent-[A-Za-z0-9_-]+", agent_pages[0])
@@ -79,26 +87,30 @@ def test_no_markup_comes_from_transcript_text(attacked: tuple[Path, list[str]]) 
 
 def test_attack_text_is_shown_literally_inside_its_block(attacked: tuple[Path, list[str]]) -> None:
     site, attacks = attacked
-    page = site / "attacks" / adversarial.SESSION / "index.html"
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    prompt = soup.select_one("article .admonition.ct-user")
-    text = prompt.get_text()
+    parts = session_parts(site)
+    # the prompt (in pieces, when pages are small: each "(continued)")
+    prompt = parts[0].select_one("article .admonition.ct-user").find(class_="admonition-title").get_text().strip()
+    pieces = [block for soup in parts for block in soup.select("article .admonition.ct-user")
+              if block.find(class_="admonition-title").get_text().strip() in (prompt, prompt + " (continued)")]  # fmt: skip
+    text = "".join(block.get_text() for block in pieces)
     for attack in ('<script data-planted="1">alert(1)</script>', "</div></details></div></article></body>",
                    '{{ config.site_name }}', "--8<--", "[ref]: javascript:alert(6)", "x" * 6000):  # fmt: skip
         assert attack in text, attack
     # the blocks after the prompt are still there, each where it belongs
-    assert soup.select("article details.ct-tool") and soup.select("article .admonition.ct-assistant")
-    assert len(soup.select("article > .admonition, article > details")) >= 15
-    title = soup.title.get_text()
+    blocks = [block for soup in parts for block in soup.select("article > .admonition, article > details")]
+    assert any("ct-tool" in block["class"] for block in blocks) and any("ct-assistant" in block["class"] for block in blocks)
+    assert len(blocks) >= 15
+    title = parts[0].title.get_text()
+    soup = parts[0]
     assert "<script" in title and not soup.title.find_all(True)
 
 
 def test_the_tool_block_holds_its_whole_output(attacked: tuple[Path, list[str]]) -> None:
     site, _ = attacked
-    soup = BeautifulSoup((site / "attacks" / adversarial.SESSION / "index.html").read_text(encoding="utf-8"), "html.parser")
-    bash = next(d for d in soup.select("article details.ct-tool") if d.summary.get_text().startswith("Bash"))
-    assert "</div></details></div></article></body>" in bash.get_text()
-    assert "x" * 6000 in bash.get_text()
+    blocks = [d for soup in session_parts(site) for d in soup.select("article details.ct-tool") if d.summary.get_text().startswith("Bash")]
+    output = "".join(block.get_text() for block in blocks)  # one block, or its pieces
+    assert "</div></details></div></article></body>" in output
+    assert "x" * 6000 in output
 
 
 def test_no_planted_secret_reaches_the_site(attacked: tuple[Path, list[str]]) -> None:
