@@ -13,7 +13,7 @@ import os
 import posixpath
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
@@ -21,7 +21,7 @@ from typing import TextIO
 from .pipeline import Converted, Redactor, Row, SessionSource, SourceFile, convert_session, discover, stylesheet
 from .render import layout
 from .render.context import RenderOptions
-from .render.flavour import FLAVOURS, one_file
+from .render.flavour import FLAVOURS, Flavour, one_file
 from .render.index import index_page
 from .report import Level
 from .workers import cores, in_workers
@@ -66,7 +66,11 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         options = replace(options, page_size=0, export=False)  # one page per conversation
     redactor = Redactor(enabled=request.redact)
     progress = Progress(len(found.sessions), stderr)
-    converted = convert_all(found.sessions, options, redactor, request.jobs or cores(), progress)
+    out = None if request.report or request.single_file else Path(request.out or ".")
+    change = FLAVOURS[request.flavour]
+    # Into a folder, each session's pages are written where it is converted.
+    finish = (lambda done: write_session(done, out, change)) if out is not None else None
+    converted = convert_all(found.sessions, options, redactor, request.jobs or cores(), progress, finish)
     progress.done()
     for done in converted:
         for problem in (p for report in done.reports for p in report.problems):
@@ -81,16 +85,26 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         else:
             Path(request.out).write_text(text, encoding="utf-8")
     else:
-        write_folder(converted, Path(request.out or "."), request.flavour, options)
+        assert out is not None
+        write_folder_rest(converted, out, request.flavour, options)
     return 0
 
 
-def convert_all(sources: list[SessionSource], options: RenderOptions, redactor: Redactor, jobs: int, progress: Progress) -> list[Converted]:
-    """Every session converted, in the order given: in worker processes where they
-    can be used (the largest sessions given out first), else one after another."""
+def convert_all(
+    sources: list[SessionSource], options: RenderOptions, redactor: Redactor, jobs: int, progress: Progress,
+    finish: Callable[[Converted], Converted] | None = None,
+) -> list[Converted]:  # fmt: skip
+    """Every session converted (and given to ``finish``, where it is converted), in the
+    order given: in worker processes where they can be used (the largest sessions
+    given out first), else one after another."""
+
+    def work(source: SessionSource) -> Converted:
+        converted = convert_session(source, options, redactor)
+        return finish(converted) if finish else converted
+
     done: list[Converted | None] = [None] * len(sources)
     by_size = sorted(range(len(sources)), key=lambda i: -sources[i].size())
-    results = in_workers([sources[i] for i in by_size], lambda source: convert_session(source, options, redactor), jobs)
+    results = in_workers([sources[i] for i in by_size], work, jobs)
     for index, result in results or ():
         done[by_size[index]] = result
         if result is not None:
@@ -98,7 +112,7 @@ def convert_all(sources: list[SessionSource], options: RenderOptions, redactor: 
     for index, source in enumerate(sources):
         if done[index] is None:  # not done by a worker: done here, where a failure shows
             progress.step(source.src_uri)
-            done[index] = convert_session(source, options, redactor)
+            done[index] = work(source)
     return [result for result in done if result is not None]
 
 
@@ -128,30 +142,35 @@ def _in_folder(path: str, given: list[str]) -> bool:
     return any(Path(g).is_dir() and Path(path).is_relative_to(Path(g)) for g in given)
 
 
-def write_folder(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
+def write_session(done: Converted, out: Path, change: Flavour) -> Converted:
+    """Write the pages and images of a session into ``out``; the session without
+    their content, which is written."""
+    for page in done.pages:
+        _write(out, page.src_uri, change(page.markdown))
+    for asset in done.assets:
+        _write(out, asset.src_uri, asset.content)
+    return replace(done, pages=[replace(page, markdown="") for page in done.pages], assets=[replace(asset, content=b"") for asset in done.assets])
+
+
+def write_folder_rest(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
+    """What a folder holds besides the sessions' pages: the index, the stylesheet."""
     change = FLAVOURS[flavour]
-    written: set[str] = set()
-
-    def write(src_uri: str, content: bytes | str) -> None:
-        target = out / src_uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            target.write_text(content, encoding="utf-8")
-        else:
-            target.write_bytes(content)
-        written.add(src_uri)
-
-    for done in converted:
-        for page in done.pages:
-            write(page.src_uri, change(page.markdown))
-        for asset in done.assets:
-            write(asset.src_uri, asset.content)
+    written = {page.src_uri for done in converted for page in done.pages} | {asset.src_uri for done in converted for asset in done.assets}
     rows: list[Row] = [done.row for done in converted]
     index = layout.index_place([row.page for row in rows], written.__contains__)
     if index is not None:
-        write(index, change(index_page(rows, index, options)))
+        _write(out, index, change(index_page(rows, index, options)))
     if flavour == "material":
-        write(layout.STYLESHEET, stylesheet())
+        _write(out, layout.STYLESHEET, stylesheet())
+
+
+def _write(out: Path, src_uri: str, content: bytes | str) -> None:
+    target = out / src_uri
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        target.write_text(content, encoding="utf-8")
+    else:
+        target.write_bytes(content)
 
 
 def single_file(converted: list[Converted], flavour: str, max_chars: int | None) -> str:
