@@ -249,3 +249,12 @@ def test_every_session_json_agrees_with_an_independent_count(corpus: Path, corpu
             assert abs(stats["tokens"][field] - value) <= 0.005 * value, (path, field)
         checked += 1
     assert checked >= 10
+
+
+def test_with_small_pages_every_link_to_a_message_holds(corpus: Path, tmp_path: Path) -> None:
+    """Pages so small that long messages are cut into pieces: a strict build in which
+    MkDocs checks every link to an anchor (links between parts, to subagents and back)."""
+    root = make_site(tmp_path, config="validation:\n  anchors: warn\n", plugin_options="page_size: 20000\njobs: 1\ncache: false")
+    copy_tree(corpus, root / "docs")
+    site = build(root, strict=True)
+    assert any("(continued)" in page.read_text(encoding="utf-8") for page in site.rglob("index.html"))

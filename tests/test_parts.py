@@ -180,3 +180,42 @@ def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> 
         ids = [tag["id"] for tag in article.select("[id]")]
         assert len(ids) == len(set(ids)), page
     assert continued > 10
+
+
+def test_a_link_into_a_message_cut_in_pieces_leads_to_the_piece_that_holds_it(tmp_path: Path) -> None:
+    """A rewound branch long enough to be cut, with a Task call late in it: the
+    subagent's page links back to the part that holds the call."""
+    session = "7b7b7b7b-1111-4222-8333-444444444444"
+    entries: list[dict] = []
+
+    def add(kind: str, parent: str | None, message: dict) -> str:
+        uuid = f"{len(entries) + 1:08x}-0000-4000-8000-000000000000"
+        entries.append({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": session,
+                        "timestamp": f"2025-05-05T10:00:{len(entries):02d}.000Z", "message": message})  # fmt: skip
+        return uuid
+
+    first = add("user", None, {"role": "user", "content": "Start."})
+    answer = add("assistant", first, {"id": "a1", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "Started."}]})
+    long_text = "\n\n".join(f"Paragraph {i}: " + "words of the abandoned attempt " * 4 for i in range(60))
+    tried = add("user", answer, {"role": "user", "content": long_text})
+    call = add("assistant", tried, {"id": "a2", "role": "assistant", "model": "m", "content": [
+        {"type": "text", "text": long_text},
+        {"type": "tool_use", "id": "toolu_late", "name": "Task", "input": {"description": "Late task", "prompt": "go"}}]})  # fmt: skip
+    add("user", call, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_late", "content": "done\nagentId: a777"}]})
+    again = add("user", answer, {"role": "user", "content": "Let us do something else."})  # the rewind
+    add("assistant", again, {"id": "a3", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "Done."}]})
+    root = make_site(tmp_path, config="validation:\n  anchors: warn\n", plugin_options="page_size: 4000\njobs: 1")
+    folder = root / "docs" / "s"
+    (folder / session / "subagents").mkdir(parents=True)
+    (folder / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    (folder / session / "subagents" / "agent-a777.jsonl").write_text(json.dumps(
+        {"type": "user", "isSidechain": True, "agentId": "a777", "sessionId": session, "uuid": "ffffffff-0000-4000-8000-000000000000",
+         "message": {"role": "user", "content": "go"}}) + "\n")  # fmt: skip
+    site = build(root, strict=True)  # every link to an anchor checked by MkDocs
+    pages = site / "s" / session
+    assert len(list(pages.glob("part-*/index.html"))) > 2
+    agent = BeautifulSoup((pages / "agent-a777" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    back = next(a["href"] for a in agent.select("article a[href]") if "#t-toolu_late" in a["href"])
+    target = (pages / "agent-a777" / back.split("#")[0] / "index.html").resolve()
+    assert target != (pages / "index.html").resolve()  # not the page where the branch begins
+    assert BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser").find(id="t-toolu_late")
