@@ -53,12 +53,13 @@ class TranscriptsConfig(base.Config):
     Off by default: prompts, answers, thinking and tool calls are searchable; output
     would flood the index."""
 
-    page_size = c.Type(int, default=150_000)
-    """How much a page holds, in characters of Markdown, before a long session (or
-    subagent) goes on in parts: pages of its own, linked to each other, cut before a
-    prompt. A single message longer than half of it (a pasted log, a huge output) goes
-    on over several, its blocks marked "(continued)". The default keeps pages under
-    about 1 MB of HTML. `0` never splits."""
+    page_size = c.Type(int, default=400_000)
+    """How much a page holds before a long session (or subagent) goes on in parts:
+    pages of its own, linked to each other, cut before a prompt. It is counted in
+    characters of the HTML the messages make (about: highlighted code counts a tag for
+    each word). A single message longer than half of it (a pasted log, a huge output)
+    goes on over several, its blocks marked "(continued)". The default keeps pages
+    under about 700 KB. `0` never splits."""
 
     response_usage = c.Type(bool, default=True)
     """After each of Claude's responses, a small line with its model and token usage."""

@@ -59,10 +59,21 @@ class PageText:
         for pre in article.find_all("pre"):
             # Highlighting splits code into spans, sometimes inside a word.
             pre.replace_with(" " + pre.get_text("") + " ")
-        self.words = words(article.get_text(" "))
+        self._index(words(article.get_text(" ")))
+
+    def _index(self, words_: list[str]) -> None:
+        self.words = words_
         self.positions: dict[str, list[int]] = {}
         for index, word in enumerate(self.words):
             self.positions.setdefault(word, []).append(index)
+
+    @classmethod
+    def joined(cls, pages: list[PageText]) -> PageText:
+        """The words of several pages one after another: the parts of a conversation,
+        over which a message cut in pieces goes on."""
+        whole = object.__new__(cls)
+        whole._index([word for page in pages for word in page.words])
+        return whole
 
     def has_all(self, words_: list[str]) -> bool:
         """True when every word occurs on the page, in any order."""

@@ -132,8 +132,12 @@ def test_every_prompt_and_answer_is_on_its_page(corpus: Path, corpus_site: Path)
         else:
             main = with_parts(own)
             others = [p for agent in own.parent.glob("agent-*/index.html") for p in with_parts(agent)]
+        # Each page, and the parts of a conversation one after another: a message cut in
+        # pieces goes on from one part to the next.
         main_text = [PageText(p) for p in main if p.is_file()]
         other_text = [PageText(p) for p in others]
+        main_text.append(PageText.joined(main_text))
+        other_text.append(PageText.joined(other_text))
         for number, entry in enumerate(entries, 1):
             inline_sidechain = entry.get("isSidechain") and not path.name.startswith("agent-")
             candidates = other_text if inline_sidechain else main_text
@@ -184,6 +188,7 @@ def test_every_tool_call_and_result_is_on_its_page(corpus: Path, corpus_site: Pa
             for summary in soup_of(page).select("details > summary, .admonition > .admonition-title")
         ]
         read = [PageText(p) for p in pages]
+        read.append(PageText.joined(read))  # a message cut in pieces goes on over the parts
         expected: dict[str, int] = {}
         seen_ids: set[str] = set()
         for number, entry in enumerate(entries, 1):

@@ -219,3 +219,27 @@ def test_a_link_into_a_message_cut_in_pieces_leads_to_the_piece_that_holds_it(tm
     target = (pages / "agent-a777" / back.split("#")[0] / "index.html").resolve()
     assert target != (pages / "index.html").resolve()  # not the page where the branch begins
     assert BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser").find(id="t-toolu_late")
+
+
+def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None:
+    """Highlighted code makes many times its size in HTML (a tag a word): a file read
+    back whole is shown in parts that each stay well under 1 MB, with the defaults."""
+    source = "\n".join(f"x{i} = f(a[{i}], b.c({i}, d=e[{i}]) + g(h, i, j), k={{'l': {i}}})" for i in range(3000))
+    read = "\n".join(f"{n + 1:6}\t{line}" for n, line in enumerate(source.split("\n")))
+    session = "8c8c8c8c-1111-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Read it."}},
+        {"type": "assistant", "message": {"id": "a", "role": "assistant", "model": "m", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/w/big.py"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": read}]},
+         "toolUseResult": {"type": "text", "file": {"filePath": "/w/big.py", "content": source, "startLine": 1, "numLines": 3000, "totalLines": 3000}}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z",
+                     parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
+    root = make_site(tmp_path)
+    (root / "docs" / "s").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    pages = list((build(root, strict=True) / "s" / session).rglob("index.html"))
+    assert len(pages) > 2
+    assert max(page.stat().st_size for page in pages) < 1_000_000

@@ -26,7 +26,7 @@ class RenderOptions:
     fold_lines: int = 40  # tool output longer than this folds; 0 never folds
     response_usage: bool = True  # a line with the model and tokens after each response
     search_tool_output: bool = False  # tool output in Material's search index
-    page_size: int = 150_000  # characters of Markdown a page holds before a conversation goes on in parts
+    page_size: int = 400_000  # about the characters of HTML a page holds before a conversation goes on in parts
     snippets: bool = False  # pymdownx.snippets is on: guard its include lines
     title_format: str = "{date} · {title}"
     summary: bool = True  # a summary block at the top of each conversation's first page

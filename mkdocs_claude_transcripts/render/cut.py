@@ -22,6 +22,8 @@ _HEAD = re.compile(r'^(?P<indent> *)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]
 _PERMALINK = re.compile(r" ?<a id='[^']*' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})")
 _START = re.compile(r'data-start="(\d+)"')
+# A fence of code in a language: highlighted, a tag a word (and a number a line).
+_HIGHLIGHTED = re.compile(r'^[ \t]*(?:`{3,}|~{3,})[ \t]*(?:\{[^}]*data-lang="|[A-Za-z])')
 _TABLE_ROW = re.compile(r"^\s*\|")
 
 
@@ -56,17 +58,60 @@ class _Open:
         return ["", " " * self.indent + OUTPUT_END] if self.kind == "output" else []
 
 
-def cut(lines: list[str], limit: int) -> list[list[str]]:
-    """``lines`` (one message's Markdown) in pieces of about ``limit`` characters at
-    most; in one piece when it fits, or when ``limit`` is 0."""
-    if not limit or sum(len(line) + 1 for line in lines) <= limit:
-        return [lines]
+def weight(lines: list[str]) -> int:
+    """About how many characters of HTML ``lines`` make: their own, and in highlighted
+    code a tag for each word or sign, and a line number for each line."""
+    text = "\n".join(lines)
+    if "```" not in text and "~~~" not in text:
+        return len(text) + 1  # no fence: no code
+    code = [line for line, highlighted in zip(lines, _highlighted(lines)) if highlighted]
+    return len(text) + 1 + _code_weight("\n".join(code), len(code))
+
+
+def weights(lines: list[str]) -> list[int]:
+    """``weight`` of each line."""
+    return [len(line) + 1 + (_code_weight(line, 1) if highlighted else 0) for line, highlighted in zip(lines, _highlighted(lines))]
+
+
+def _code_weight(code: str, lines: int) -> int:
+    # Spaces and the commonest signs of code stand for the tokens highlighting wraps in
+    # tags (about 32 characters each); a line number is about 48.
+    return 32 * (code.count(" ") + code.count("(") + code.count(".") + code.count(",")) + 48 * lines
+
+
+def _highlighted(lines: list[str]) -> list[bool]:
+    """Which lines are inside a fence of highlighted code."""
+    out = []
+    mark = None
+    for line in lines:
+        if mark is not None:
+            if mark in line and not line.strip().strip(mark[0]) and line.strip().startswith(mark):
+                mark = None
+                out.append(False)
+            else:
+                out.append(True)
+            continue
+        if ("```" in line or "~~~" in line) and (fence := _FENCE.match(line)) and _HIGHLIGHTED.match(line):
+            if not (fence["mark"][0] == "`" and "`" in line[fence.end() :]):
+                mark = fence["mark"]
+        out.append(False)
+    return out
+
+
+def cut(lines: list[str], limit: int) -> list[tuple[list[str], int]]:
+    """``lines`` (one message's Markdown) in pieces that weigh about ``limit`` at most
+    (see ``weight``), each with its weight; in one piece when it fits, or when
+    ``limit`` is 0."""
+    whole = weight(lines)
+    if not limit or whole <= limit:
+        return [(lines, whole)]
+    weighed = weights(lines)
     pieces: list[list[str]] = []
     current: list[str] = []
     size = 0
     opened: list[_Open] = []
     previous = ""
-    for line in lines:
+    for line, line_weight in zip(lines, weighed):
         _end_blocks(opened, line)
         if size >= limit and _may_cut(opened, previous, line, size, limit):
             ended = current + [closing for item in reversed(opened) for closing in item.close()]
@@ -77,10 +122,10 @@ def cut(lines: list[str], limit: int) -> list[list[str]]:
                 item.filled = False
         _follow(opened, line)
         current.append(line)
-        size += len(line) + 1
+        size += line_weight
         previous = line
     pieces.append(current)
-    return pieces
+    return [(piece, weight(piece)) for piece in pieces]
 
 
 def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: int) -> bool:

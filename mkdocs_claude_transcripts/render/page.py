@@ -106,8 +106,9 @@ def _pages(
 ) -> list[Page]:
     # A message longer than half a page is cut into pieces (render/cut.py), so that no
     # page holds much more than page_size.
-    chunks = [(message, piece) for message, lines in message_chunks(messages, ctx) for piece in cut(lines, ctx.options.page_size // 2)]
-    parts = split(chunks, ctx.options.page_size)
+    weighed = [((message, piece), size) for message, lines in message_chunks(messages, ctx) for piece, size in cut(lines, ctx.options.page_size // 2)]
+    chunks = [chunk for chunk, _ in weighed]
+    parts = split(chunks, ctx.options.page_size, [size for _, size in weighed])
     uris = [uri(number) for number in range(1, len(parts) + 1)]
     pieces = Counter(id(message) for message, _ in chunks)
     for page_uri, part in zip(uris, parts):
@@ -135,14 +136,14 @@ def _pages(
     return pages
 
 
-def split(chunks: list[Chunk], limit: int) -> list[list[Chunk]]:
-    """Group messages into parts of about ``limit`` characters (0: one part), cutting
-    before a turn of the user's; a turn longer than a part is cut where it must."""
+def split(chunks: list[Chunk], limit: int, sizes: list[int]) -> list[list[Chunk]]:
+    """Group messages into parts that weigh about ``limit`` (characters, highlighted
+    code weighing more, see cut.py; 0: one part), cutting before a turn of the user's;
+    a turn longer than a part is cut where it must."""
     parts: list[list[Chunk]] = [[]]
     size = 0
     previous = None
-    for chunk in chunks:
-        length = sum(len(line) + 1 for line in chunk[1])
+    for chunk, length in zip(chunks, sizes):
         starts_turn = isinstance(chunk[0], _TURN_STARTS) and chunk[0] is not previous  # not a piece of one
         full = size + length > limit and (starts_turn or size > limit)
         previous = chunk[0]
