@@ -1,4 +1,8 @@
-"""A message too long for a page, cut into pieces that each fit one.
+"""How much a page holds, and a message too long for one, cut into pieces.
+
+What a page holds is reckoned by ``weight``: about the characters of HTML its
+Markdown makes, highlighted code counting a tag for each word (a page of code would
+otherwise be many times the size of a page of prose).
 
 A page is cut between messages; a single message can still be longer than a page
 (a pasted log, a long rewound branch, a huge tool output). Its Markdown is cut into
