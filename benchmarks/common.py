@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import compileall
 import json
 import os
@@ -39,6 +40,13 @@ markdown_extensions:
 """
 
 
+def parser(doc: str) -> argparse.ArgumentParser:
+    """The command line of a benchmark script: its corpus (``--corpus``), and what it adds."""
+    made = argparse.ArgumentParser(description=doc.splitlines()[0])
+    made.add_argument("--corpus", type=Path, default=CORPUS)
+    return made
+
+
 @dataclass
 class Run:
     seconds: float
@@ -67,13 +75,14 @@ sys.exit(code)
 """
 
 
+def session_files(folder: Path) -> list[Path]:
+    """The session transcripts under ``folder`` (not subagents' files)."""
+    return [p for p in folder.rglob("*.jsonl") if "subagents" not in p.parts and not p.name.startswith("agent-") and p.name != "journal.jsonl"]
+
+
 def transcript_dirs(corpus: Path) -> list[Path]:
     """Folders that hold session files directly (Claude Code's project folders)."""
-    found = set()
-    for path in corpus.rglob("*.jsonl"):
-        if "subagents" not in path.parts and not path.name.startswith("agent-") and path.name != "journal.jsonl":
-            found.add(path.parent)
-    return sorted(found)
+    return sorted({path.parent for path in session_files(corpus)})
 
 
 def corpus_bytes(corpus: Path) -> int:

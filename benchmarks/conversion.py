@@ -16,7 +16,6 @@ on first use in benchmarks/.venv-ccl (never a dependency of the project).
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import tempfile
 import venv
 from pathlib import Path
 
-from common import CORPUS, ROOT, corpus_bytes, dump, run, table, transcript_dirs
+from common import ROOT, corpus_bytes, dump, parser, run, table, transcript_dirs
 
 from mkdocs_claude_transcripts.workers import cores
 
@@ -95,10 +94,9 @@ def time_ccl_per_project(corpus: Path, repeat: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--repeat", type=int, default=3)
+    args = arguments.parse_args()
     size = corpus_bytes(args.corpus) / 1024 / 1024
     floor = time_floor(args.corpus, args.repeat)
     ours, ours_one = time_ours(args.corpus, args.repeat), time_ours(args.corpus, args.repeat, jobs=1)

@@ -11,24 +11,21 @@ Each build is a process of its own; its peak memory is that of its largest proce
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import tempfile
 from pathlib import Path
 
-from common import CORPUS, copy_corpus, dump, largest_page_kb, make_site, mkdocs, search_index_mb, table
+from common import copy_corpus, dump, largest_page_kb, make_site, mkdocs, parser, search_index_mb, session_files, table
 
 
 def largest_session_mb(docs: Path) -> float:
-    sessions = [p for p in docs.rglob("*.jsonl") if not p.name.startswith("agent-") and "subagents" not in p.parts]
-    return max(p.stat().st_size for p in sessions) / 1024 / 1024
+    return max(p.stat().st_size for p in session_files(docs)) / 1024 / 1024
 
 
 def append_line(docs: Path) -> Path:
     """Append one prompt to the largest session, as Claude Code would while it runs."""
-    sessions = [p for p in docs.rglob("*.jsonl") if not p.name.startswith("agent-") and "subagents" not in p.parts]
-    target = max(sessions, key=lambda p: p.stat().st_size)
+    target = max(session_files(docs), key=lambda p: p.stat().st_size)
     line = {"type": "user", "uuid": "0a0a0a0a-1111-4222-8333-444444444444", "sessionId": target.stem,
             "timestamp": "2030-01-01T00:00:00.000Z", "message": {"role": "user", "content": "One more line."}}  # fmt: skip
     with target.open("a", encoding="utf-8") as handle:
@@ -37,12 +34,11 @@ def append_line(docs: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--sizes", type=float, nargs="+", default=[10, 40, 160])
-    parser.add_argument("--rebuild-size", type=float, default=40)
-    parser.add_argument("--keep", type=Path, help="build the sites in this folder and keep them")
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--sizes", type=float, nargs="+", default=[10, 40, 160])
+    arguments.add_argument("--rebuild-size", type=float, default=40)
+    arguments.add_argument("--keep", type=Path, help="build the sites in this folder and keep them")
+    args = arguments.parse_args()
     scratch = Path(args.keep or tempfile.mkdtemp(prefix="ct-scale-"))
     rows = [["site", "transcripts MB", "largest session MB", "build s", "s per MB", "peak MB, largest process", "largest page KB", "search index MB"]]
     results = []

@@ -11,19 +11,18 @@ the plugin differs. Builds run as processes of their own; the best of N is kept.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 from common import (
-    CORPUS,
     corpus_bytes,
     dump,
     largest_page_kb,
     make_site,
     mkdocs,
+    parser,
     run,
     search_index_mb,
     table,
@@ -60,10 +59,9 @@ def theirs(corpus: Path, scratch: Path) -> tuple[float, float, Path]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--repeat", type=int, default=3)
+    args = arguments.parse_args()
     size = corpus_bytes(args.corpus) / 1024 / 1024
     best_ours = best_single = best_export = best_build = float("inf")
     for _ in range(args.repeat):

@@ -20,14 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .markdown import OUTPUT_END, OUTPUT_START
+from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK, block_head, fence_closes, fence_open
 
-_HEAD = re.compile(r'^(?P<indent> *)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"$')
-_PERMALINK = re.compile(r" ?<a id='[^']*' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})")
 _START = re.compile(r'data-start="(\d+)"')
-# A fence of code in a language: highlighted, a tag a word (and a number a line).
-_HIGHLIGHTED = re.compile(r'^[ \t]*(?:`{3,}|~{3,})[ \t]*(?:\{[^}]*data-lang="|[A-Za-z])')
+# The info of a fence of code in a language: highlighted, a tag a word (and a number a line).
+_LANGUAGE = re.compile(r'[ \t]*(?:\{[^}]*data-lang="|[A-Za-z])')
 _TABLE_ROW = re.compile(r"^\s*\|")
 
 
@@ -44,10 +41,10 @@ class _Open:
 
     def reopen(self) -> list[str]:
         if self.kind == "block":
-            head = _HEAD.match(self.line)
+            head = BLOCK_HEAD.match(self.line)
             assert head is not None
-            title = _PERMALINK.sub("", head["title"]).removesuffix(" (continued)")
-            return [f'{head["indent"]}{head["marker"]} {head["kind"]} "{title} (continued)"', ""]
+            title = PERMALINK.sub("", head["title"]).removesuffix(" (continued)")
+            return [head["indent"] + block_head(head["marker"], head["kind"], title + " (continued)"), ""]
         if self.kind == "fence":
             start = _START.search(self.line)
             if start:
@@ -89,15 +86,13 @@ def _highlighted(lines: list[str]) -> list[bool]:
     mark = None
     for line in lines:
         if mark is not None:
-            if mark in line and not line.strip().strip(mark[0]) and line.strip().startswith(mark):
+            if fence_closes(line, mark):
                 mark = None
-                out.append(False)
-            else:
-                out.append(True)
+            out.append(mark is not None)
             continue
-        if ("```" in line or "~~~" in line) and (fence := _FENCE.match(line)) and _HIGHLIGHTED.match(line):
-            if not (fence["mark"][0] == "`" and "`" in line[fence.end() :]):
-                mark = fence["mark"]
+        opened = fence_open(line)
+        if opened and _LANGUAGE.match(opened["info"]):
+            mark = opened["fence"]
         out.append(False)
     return out
 
@@ -139,8 +134,8 @@ def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: in
     if not line.strip() or (opened and not opened[-1].filled):
         return False
     if opened and opened[-1].kind == "fence":
-        return not _closes(opened[-1], line)
-    if _HEAD.match(previous) or OUTPUT_START in (previous.strip(), line.strip()) or line.strip() == OUTPUT_END:
+        return not fence_closes(line, opened[-1].mark)
+    if BLOCK_HEAD.match(previous) or OUTPUT_START in (previous.strip(), line.strip()) or line.strip() == OUTPUT_END:
         return False  # a block or region would begin, or end, with nothing in it
     if _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
         return False
@@ -159,7 +154,7 @@ def _follow(opened: list[_Open], line: str) -> None:
     """Keep ``opened`` up to date with what ``line`` opens or closes (its end of blocks
     is ``_end_blocks``)."""
     if opened and opened[-1].kind == "fence":
-        if _closes(opened[-1], line):
+        if fence_closes(line, opened[-1].mark):
             opened.pop()
         else:
             opened[-1].lines += 1
@@ -176,12 +171,7 @@ def _follow(opened: list[_Open], line: str) -> None:
     elif stripped == OUTPUT_END:
         if opened and opened[-1].kind == "output":
             opened.pop()
-    elif _HEAD.match(line):
+    elif BLOCK_HEAD.match(line):
         opened.append(_Open("block", indent, line))
-    elif (fence := _FENCE.match(line)) and not (fence["mark"][0] == "`" and "`" in line[fence.end() :]):
-        opened.append(_Open("fence", indent, line, mark=fence["mark"]))
-
-
-def _closes(fence: _Open, line: str) -> bool:
-    stripped = line.strip()
-    return stripped.startswith(fence.mark) and not stripped.strip(fence.mark[0])
+    elif fence := fence_open(line):
+        opened.append(_Open("fence", indent, line, mark=fence["fence"]))

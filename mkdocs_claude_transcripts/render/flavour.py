@@ -18,15 +18,13 @@ import re
 from collections.abc import Callable, Iterator
 
 from .guard import MARKER
-from .markdown import OUTPUT_END, OUTPUT_START
+from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,})(?:(?P<plain>ct-text)|\{ \.(?P<kind>ct-code|ct-text)(?P<attrs>[^}]*)\})[ \t]*$")
 _ATTR = re.compile(r'(data-[a-z-]+)="([^"]*)"')
-_BLOCK = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"[ \t]*$')
 _ATTR_LIST = re.compile(r"^[ \t]*\{ (?:\.ct-[a-z-]+ ?)+\}[ \t]*$")
-_PERMALINK = re.compile(r" ?<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
 _ESCAPE = re.compile(r"\\(.)")
 _ANCHOR_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\(#[^)\s]*\)")
 _PAGE_LINK = re.compile(r"(?<!\\)(!?)\[((?:\\.|[^\]\\])*)\]\((?!https?://|mailto:|#)[^)\s]*\)")
@@ -164,9 +162,9 @@ def _blocks(lines: list[str]) -> list[str]:
         if _ATTR_LIST.match(line):
             i += 1
             continue
-        opened = _BLOCK.match(line)
+        opened = BLOCK_HEAD.match(line)
         if opened is None:
-            out.append(_PERMALINK.sub("", line))
+            out.append(PERMALINK.sub("", line))
             i += 1
             continue
         indent = len(opened["indent"].expandtabs(4))
@@ -184,7 +182,7 @@ def _blocks(lines: list[str]) -> list[str]:
 
 def _title(markdown: str) -> str:
     """A block's title (inline Markdown made by the renderer) as HTML text."""
-    text = _PERMALINK.sub("", markdown)
+    text = PERMALINK.sub("", markdown)
     text = _PAGE_LINK.sub(lambda found: found[2], text)
     text = _ESCAPE.sub(lambda found: html.escape(found[1]), text)
     return text.strip()

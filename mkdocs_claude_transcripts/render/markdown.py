@@ -247,12 +247,28 @@ def block(kind: str, title: str, body: Iterable[str], *, collapsible: str | None
     CSS classes. The body is indented, so no line of it can end the block.
     """
     marker = {"open": "???+", "closed": "???"}.get(collapsible or "", "!!!")
-    head = f'{marker} {kind} "{title}"'
-    lines = [head, ""]
+    lines = [block_head(marker, kind, title), ""]
     for line in body:
         lines.append("    " + line if line else "")
     lines.append("")
     return lines
+
+
+def block_head(marker: str, kind: str, title: str) -> str:
+    """The first line of a block (``BLOCK_HEAD`` reads it back)."""
+    return f'{marker} {kind} "{title}"'
+
+
+# The head of a block written by ``block`` (for reading the pages this module writes).
+BLOCK_HEAD = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"[ \t]*$')
+
+
+def permalink(ident: str, href: str) -> str:
+    """The permalink of a message, after the title of its block (``PERMALINK`` finds it)."""
+    return f" <a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
+
+
+PERMALINK = re.compile(r" ?<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
 
 
 # Comments around tool output, so that the plugin can leave it out of the page the
@@ -402,10 +418,17 @@ def fence_end(lines: list[str], start: int, mark: str) -> int:
     """The line that closes the fence opened by ``mark`` on line ``start``;
     ``len(lines)`` when none does (the fence runs to the end)."""
     for i in range(start + 1, len(lines)):
-        stripped = lines[i].strip()
-        if stripped.startswith(mark[0] * len(mark)) and not stripped.strip(mark[0]):
+        if fence_closes(lines[i], mark):
             return i
     return len(lines)
+
+
+def fence_closes(line: str, mark: str) -> bool:
+    """Whether ``line`` closes a fence opened by ``mark`` (as many backticks or tildes, or more)."""
+    if mark not in line:
+        return False
+    stripped = line.strip()
+    return stripped.startswith(mark) and not stripped.strip(mark[0])
 
 
 def _prose_line(line: str, previous: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, fields, image, inline, link, meta, prose
+from .markdown import block, fence, fields, image, inline, link, meta, permalink, prose
 from .text import strip_ansi
 from .tools import render_call
 
@@ -74,8 +74,7 @@ def titled(ctx: PageContext, kind: str, title: str, message: m.Message, body: li
 def anchor(message: m.Message, ctx: PageContext) -> str:
     if not message.anchor:
         return ""
-    ident, href = ctx.permalink(message.anchor)
-    return f" <a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
+    return permalink(*ctx.permalink(message.anchor))
 
 
 def time_of(message: m.Message, ctx: PageContext) -> str:
