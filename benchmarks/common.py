@@ -157,3 +157,13 @@ def dump(name: str, data: dict) -> None:
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def append_line(docs: Path) -> Path:
+    """Append one prompt to the largest session, as Claude Code would while it runs."""
+    target = max(session_files(docs), key=lambda p: p.stat().st_size)
+    line = {"type": "user", "uuid": str(uuid.uuid4()), "sessionId": target.stem,
+            "timestamp": "2030-01-01T00:00:00.000Z", "message": {"role": "user", "content": "One more line."}}  # fmt: skip
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    return target

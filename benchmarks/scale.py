@@ -11,26 +11,15 @@ Each build is a process of its own; its peak memory is that of its largest proce
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path
 
-from common import copy_corpus, dump, largest_page_kb, make_site, mkdocs, parser, search_index_mb, session_files, table
+from common import append_line, copy_corpus, dump, largest_page_kb, make_site, mkdocs, parser, search_index_mb, session_files, table
 
 
 def largest_session_mb(docs: Path) -> float:
     return max(p.stat().st_size for p in session_files(docs)) / 1024 / 1024
-
-
-def append_line(docs: Path) -> Path:
-    """Append one prompt to the largest session, as Claude Code would while it runs."""
-    target = max(session_files(docs), key=lambda p: p.stat().st_size)
-    line = {"type": "user", "uuid": "0a0a0a0a-1111-4222-8333-444444444444", "sessionId": target.stem,
-            "timestamp": "2030-01-01T00:00:00.000Z", "message": {"role": "user", "content": "One more line."}}  # fmt: skip
-    with target.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(line) + "\n")
-    return target
 
 
 def main() -> None:

@@ -8,7 +8,11 @@ Two kinds of entry, each a folder or a file named by a key:
 * a page's HTML, with its table of contents and anchors (and, once the page has
   been indexed, the text the search index is given), keyed by the page's Markdown,
   its URL and the Markdown configuration: ``<key>.html`` beside ``<key>.json``
-  (and ``<key>.search``).
+  (and ``<key>.search``);
+* the entries a page gives Material's search index: ``<key>.entries``;
+* a whole page as the theme's template wrote it, keyed by everything the template
+  is given (``outputs.py``): ``<key>.page``, what comes before the page's HTML and
+  what comes after it (the HTML itself is known by the key).
 
 Either kind can be deleted whenever no build runs: a missing entry is made again. Writes go
 through a temporary file and a rename, so a build that stops halfway leaves no
@@ -201,6 +205,35 @@ class Cache:
     def store_search_text(self, key: str, text: str) -> None:
         if self.has_html(key):
             _write_atomically(self._html_file(key, ".search"), text)
+
+    def load_entries(self, key: str) -> str | None:
+        """A page's search entries, a line each, when kept before."""
+        try:
+            text = self._html_file(key, ".entries").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        self._used_pages.add(key)
+        return text
+
+    def store_entries(self, key: str, entries: str) -> None:
+        _write_atomically(self._html_file(key, ".entries"), entries)
+        self._used_pages.add(key)
+
+    def load_output(self, key: str) -> tuple[str, str] | None:
+        """What the theme wrote before a page's HTML and after it, when kept before."""
+        try:
+            text = self._html_file(key, ".page").read_text(encoding="utf-8")
+            head, _, text = text.partition("\n")
+            at = int(head)
+        except (OSError, ValueError):
+            return None
+        self._used_pages.add(key)
+        return text[:at], text[at:]
+
+    def store_output(self, key: str, before: str, after: str) -> None:
+        """Keep what the theme wrote before and after a page's HTML."""
+        _write_atomically(self._html_file(key, ".page"), f"{len(before)}\n{before}{after}")
+        self._used_pages.add(key)
 
     # ------------------------------------------------------------ upkeep
 

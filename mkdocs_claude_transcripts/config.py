@@ -88,8 +88,8 @@ class TranscriptsConfig(base.Config):
     transcript pages, unless `navigation.expand` is on; `true` always, `false` never."""
 
     cache = c.Type(bool, default=True)
-    """Keep converted sessions and rendered pages in `cache_dir`, so that a rebuild
-    only redoes the sessions that changed."""
+    """Keep converted sessions, rendered pages and the pages as the theme wrote them
+    in `cache_dir`, so that a rebuild only redoes what changed."""
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml`. It must be outside

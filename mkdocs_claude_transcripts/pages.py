@@ -15,6 +15,8 @@
   thousands of them. The text is kept in the cache beside the HTML it came from.
   With Material's search plugin, the page is indexed right then, and its entries
   wait on disk (``search.py``).
+* **Whole pages from the cache.** A page the theme's template would write as it
+  did before is written from the cache (``outputs.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import meta
 
+from . import outputs
 from .cache import Cache, CachedPage
 from .render.markdown import OUTPUT_END, OUTPUT_START
 from .search import Spool
@@ -56,10 +59,13 @@ class _State:
     path: str | None = None  # where its HTML waits to be written
     in_cache: bool = False  # it waits in the cache: what is made of it can be kept there
     shown: str | None = None  # the HTML brought back, to tell whether a plugin changed it
+    brought: str | None = None  # the same, while the template is chosen
     full: str | None = None  # the whole HTML, while the search plugin reads the text
     search_meta: Any = None  # the page's own ``search`` setting, while it is set to exclude
     excluded: bool = False  # indexed here: the search plugin is told to pass over it
     warnings: WarningCount | None = None  # of MkDocs, while the page is rendered
+    template: str | None = None  # its own template, when its output may come from the cache
+    output_key: str | None = None  # of its output, to keep once the template has written it
 
 
 class WarningCount(logging.Handler):
@@ -90,6 +96,7 @@ class Pages:
         self._read: set[str] = set()  # pages whose Markdown was read by read_source
         self._aside: str | None = None  # a folder for pages whose HTML is not the cache's
         self._set_aside = 0
+        self._site: str | None = None  # what of the site the template writes, when outputs are kept
 
     def key_ahead(self, file: File) -> str:
         """The key a page's HTML will likely have (before other plugins see its Markdown)."""
@@ -166,7 +173,7 @@ class Pages:
         state = self._states.get(page.file.src_uri)
         if state is not None and state.path is not None:
             with open(state.path, encoding="utf-8") as handle:
-                page.content = state.shown = handle.read()
+                page.content = state.shown = state.brought = handle.read()
 
     def search_view(self, page: Page) -> None:
         """Before the search plugin reads the page: its text alone."""
@@ -176,7 +183,7 @@ class Pages:
         same = state.in_cache and page.content is state.shown  # no plugin changed it
         text = self.cache.load_search_text(state.key) if same else None
         if text is None:
-            text = _TAG.sub(" ", _without(page.content, self._unindexed))
+            text = self.search_text(page.content)
             if same:
                 self.cache.store_search_text(state.key, text)
         state.full, state.shown = page.content, None
@@ -184,9 +191,20 @@ class Pages:
         setting = page.meta.get("search")
         setting = setting if isinstance(setting, dict) else {}
         if self.spool is not None and not setting.get("exclude"):
-            self.spool.add(page)
+            # The entries of a page indexed before, from the same text, are known.
+            key = outputs.digest(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if same else None
+            entries = self.cache.load_entries(key) if key else None
+            if entries is None:
+                entries = self.spool.index(page)
+                if key:
+                    self.cache.store_entries(key, entries)
+            self.spool.add(entries)
             state.search_meta, state.excluded = page.meta.get("search"), True
             page.meta["search"] = {**setting, "exclude": True}
+
+    def search_text(self, html: str) -> str:
+        """What the search index is given of a page's HTML."""
+        return _TAG.sub(" ", _without(html, self._unindexed))
 
     def full_view(self, page: Page) -> None:
         """Once the search plugin has read the page: its HTML again, for the template."""
@@ -199,6 +217,49 @@ class Pages:
             else:
                 page.meta["search"] = state.search_meta
             state.excluded = False
+
+    def keep_outputs(self, env: Any, config: MkDocsConfig, nav: Any, files: Files) -> None:
+        """Once every page is rendered, before the first is written: transcript pages
+        get the template that writes them from the cache when it can."""
+        self._site = outputs.site_digest(config, nav, files, env)
+        outputs.templates(env)
+        for src_uri, state in self._states.items():
+            file = files.get_file_from_path(src_uri)
+            if file is not None and file.page is not None:
+                state.template = file.page.meta.get("template", "main.html")
+                file.page.meta["template"] = outputs.PROXY
+
+    def choose_template(self, context: dict[str, Any], page: Page) -> None:
+        """Last of the plugins to see the context: the template's output from the
+        cache, or the page's own template."""
+        state = self._states.get(page.file.src_uri)
+        if state is None or state.template is None or self._site is None:
+            return
+        content = page.content or ""
+        # The HTML of the cache, as no plugin changed it, is known by its key.
+        same = state.in_cache and content is state.brought
+        state.brought = None
+        key = outputs.page_digest(self._site, page, context, toc_to_json(page.toc), state.template, state.key if same else None)
+        kept = self.cache.load_output(key)
+        if kept is not None:
+            before, after = kept
+            page.content = before + content + after
+            context[outputs.CHOICE] = outputs.KEPT
+        else:
+            context[outputs.CHOICE] = state.template
+            state.output_key = key
+
+    def keep_output(self, output: str, page: Page) -> None:
+        """First of the plugins to see a page's output: what the template wrote is kept."""
+        state = self._states.get(page.file.src_uri)
+        if state is not None and state.output_key is not None:
+            # Kept without the page's HTML, which the key holds: what comes before and
+            # after it (a theme that writes something else of it is not kept).
+            content = page.content or ""
+            at = _find(output, content)
+            if at >= 0:
+                self.cache.store_output(state.output_key, output[:at], output[at + len(content) :])
+            state.output_key = None
 
     def written(self, page: Page) -> None:
         if self._states.pop(page.file.src_uri, None) is not None:
@@ -223,6 +284,7 @@ class Pages:
             shutil.rmtree(self._aside, ignore_errors=True)
         self._aside = None
         self._states, self._read = {}, set()
+        self._site = None
 
 
 def markdown_of(file: File) -> str:
@@ -234,6 +296,15 @@ def _rendered_before(page: Page, config: MkDocsConfig, files: Files) -> None:
     """Stands in for ``page.render`` when the page's HTML comes from the cache."""
     del page.render  # the next build renders as usual
     page.content, page.toc, page.present_anchor_ids = "", TableOfContents([]), set()
+
+
+def _find(text: str, part: str) -> int:
+    """Where ``part`` is in ``text`` (-1: nowhere); found by its beginning first,
+    which is much faster than looking for a long ``part`` whole."""
+    at = text.find(part[:256])
+    if at >= 0 and not text.startswith(part, at):
+        at = text.find(part)
+    return at
 
 
 def _without(text: str, spans: tuple[tuple[str, str], ...]) -> str:

@@ -41,7 +41,7 @@ def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: Rend
         cache.store_session(key, convert_session(source, options, redactor))
         return 1
 
-    return _each(sorted(sources, key=lambda job: -job[0].size()), convert, workers)
+    return _each(sorted(sources, key=lambda job: -job[0].size()), convert, workers, lambda job: job[0].size(), _CONVERT_ENOUGH)
 
 
 @dataclass
@@ -50,8 +50,11 @@ class PageJob:
     key: str
 
 
-def render_pages(jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, cache: Cache, workers: int) -> int:
-    """Render each page into the cache under its key; how many were."""
+def render_pages(
+    jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, cache: Cache, workers: int, search_text: Callable[[str], str]
+) -> int:
+    """Render each page into the cache under its key, with the text the search index
+    is given of it; how many were."""
 
     def render(job: PageJob) -> int:
         page = job.file.page or Page(None, job.file, config)
@@ -62,20 +65,30 @@ def render_pages(jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, ca
             if _warnings.count:
                 return 0
             cache.store_html(job.key, page.content or "", toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
+            cache.store_search_text(job.key, search_text(page.content or ""))
             return 1
         finally:
             page.markdown = page.content = None  # a worker renders many pages: none is kept
 
-    return _each(sorted(jobs, key=lambda job: -len(job.file.content_bytes)), render, workers)
+    return _each(sorted(jobs, key=lambda job: -len(job.file.content_bytes)), render, workers, lambda job: len(job.file.content_bytes), _RENDER_ENOUGH)
 
 
 # ---------------------------------------------------------------- the workers
 
 
-def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int) -> int:
+# Starting workers costs about what converting 2 MB of transcripts, or rendering 256 KB
+# of Markdown, costs in one process: less work than this is left to the build.
+_CONVERT_ENOUGH = 2 * 1024 * 1024
+_RENDER_ENOUGH = 256 * 1024
+
+
+def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int, size: Callable[[Any], int], enough: int) -> int:
     """``work`` on every item in worker processes (the largest items first, so given
     first); the sum of what it returned (an item whose work failed counts 0: the build
-    does it again itself, and reports the error). 0 where workers cannot be used."""
+    does it again itself, and reports the error). 0 where workers cannot be used, or
+    the items, of ``size``, weigh less than ``enough`` together."""
+    if sum(size(item) for item in items) < enough:
+        return 0
     done = in_workers(items, work, workers, _start_worker)
     return 0 if done is None else sum(result or 0 for _, result in done)
 

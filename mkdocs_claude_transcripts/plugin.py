@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import asdict
 from datetime import datetime
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
@@ -81,6 +82,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.cache: Cache | None = None
         self._scratch: str | None = None  # the cache of this build alone, when caching is off
         self.pages: Pages | None = None  # the pages this plugin adds, on their way
+        self._nav: Navigation | None = None  # the site's, once settled
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -324,13 +326,46 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             self.pages.full_view(page)
         return context
 
-    # Material's search plugin reads pages at priority 0.
-    on_page_context = CombinedEvent(event_priority(100)(_bring_back), event_priority(50)(_search_view), event_priority(-50)(_full_view))
+    def _choose_template(self, context: dict, page: Page, config: MkDocsConfig, nav: Navigation) -> dict:
+        if self.pages:
+            self.pages.choose_template(context, page)
+        return context
 
-    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
+    # Material's search plugin reads pages at priority 0.
+    on_page_context = CombinedEvent(
+        event_priority(100)(_bring_back),
+        event_priority(50)(_search_view),
+        event_priority(-50)(_full_view),
+        event_priority(-100)(_choose_template),  # last: what the template is given is known
+    )
+
+    def _keep_output(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        if self.pages:
+            self.pages.keep_output(output, page)
+        return output
+
+    def _written(self, output: str, page: Page, config: MkDocsConfig) -> str:
         if self.pages:
             self.pages.written(page)
         return output
+
+    on_post_page = CombinedEvent(event_priority(100)(_keep_output), _written)  # first: the template's own output
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment | None:
+        if not self.config.enabled or self.pages is None or self.cache is None or not self.config.cache:
+            return env
+        if env.bytecode_cache is None:  # the theme's templates compiled once, not at every build
+            folder = self.cache.root / "templates"
+            folder.mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        # Outputs are kept when this plugin sees a page's context last and its output first.
+        last = config.plugins.events["page_context"][-1]
+        first = config.plugins.events["post_page"][0]
+        if self._nav is not None and _is(last, TranscriptsPlugin._choose_template) and _is(first, TranscriptsPlugin._keep_output):
+            self.pages.keep_outputs(env, config, self._nav, files)
+        else:
+            log.debug("another plugin sees pages' context after this one, or their output before: whole pages are not kept")
+        return env
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         search = material_search(config)
@@ -360,6 +395,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     @event_priority(-100)  # once the nav is settled, before MkDocs renders the pages
     def _render_ahead(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> None:
         """Render the pages the cache lacks on every core (see parallel.py)."""
+        self._nav = nav_
         if self.cache is None or self.pages is None or not self.config.enabled:
             return
         jobs = []
@@ -370,7 +406,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             key = self.pages.key_ahead(file)
             if not self.cache.has_html(key):
                 jobs.append(parallel.PageJob(file, key))
-        parallel.render_pages(jobs, config, files, self.cache, self._workers)
+        parallel.render_pages(jobs, config, files, self.cache, self._workers, self.pages.search_text)
 
     @property
     def _workers(self) -> int:
@@ -384,3 +420,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _is(method: object, function: object) -> bool:
+    """Whether ``method`` is ``function`` bound to an object."""
+    return getattr(method, "__func__", None) is function

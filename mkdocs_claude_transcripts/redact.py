@@ -40,7 +40,12 @@ PATTERNS: dict[str, str] = {
     "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?\s*:\s*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
 }
 
-_HOME = re.compile(r"(?P<root>/Users/|/home/|[A-Za-z]:\\Users\\)(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+_HOME = re.compile(r"/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+_WINDOWS_HOME = re.compile(r"[A-Za-z]:\\Users\\(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+
+
+def _home(match: re.Match[str]) -> str:
+    return "~" + match["rest"]
 
 
 # Words without which a pattern cannot match (in any case): a text holding none of
@@ -89,7 +94,7 @@ class Redactor:
         self._allow = frozenset(self.allow)
         self._words = sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
         # One pass tells whether a text holds any trigger word at all (most hold none).
-        self._any_word = re.compile("|".join(re.escape(word) for word in self._words) or "(?!)")
+        self._any_word = re.compile(_one_of(self._words))
         self._always = any(triggers is None for _, _, triggers in self._rules)
 
     def text(self, value: str) -> str:
@@ -109,8 +114,11 @@ class Redactor:
             hits = {word for word in self._words if word in lowered} if self._any_word.search(lowered) else set()
             if hits or self._always:
                 value = self._redact(value, hits)
-        if self.shorten_home and ("/Users/" in value or "/home/" in value or ":\\Users\\" in value):
-            value = _HOME.sub(lambda m: "~" + m["rest"], value)
+        if self.shorten_home:
+            if "/Users/" in value or "/home/" in value:
+                value = _HOME.sub(_home, value)
+            if ":\\Users\\" in value:
+                value = _WINDOWS_HOME.sub(_home, value)
         return value
 
     def _redact(self, value: str, hits: set[str]) -> str:
@@ -156,6 +164,27 @@ class Redactor:
 _REMEMBER_FROM = 512  # characters
 
 _GROUP = re.compile(r"\(\?P<(\w+)>")
+
+
+def _one_of(words: Iterable[str]) -> str:
+    """A pattern matching any of ``words``, written as a tree of their common
+    beginnings: at each place in a text, one character is tried against a set
+    rather than each word in turn."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + pattern(rest) for char, rest in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(tree) or "(?!)"
 
 
 def _named(pattern: str) -> str:

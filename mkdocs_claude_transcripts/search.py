@@ -14,6 +14,7 @@ Where Material's search plugin is not used, or rebuilds one page at a time
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import tempfile
@@ -44,14 +45,21 @@ class Spool:
         self._out = os.fdopen(handle, "w", encoding="utf-8")
         self._index = type(search.search_index)(**search.search_index.config)
         self.count = 0
+        # What decides the entries a page gives, besides the page.
+        self.settings = (importlib.metadata.version("mkdocs-material"), search.search_index.config)
 
-    def add(self, page: Page) -> None:
-        """Index ``page`` as Material would; Material's plugin passes over it."""
+    def index(self, page: Page) -> str:
+        """The entries of ``page`` as Material makes them, a line each; Material's
+        plugin passes over the page."""
         self._index.add_entry_from_context(page)
-        for entry in self._index.entries:
-            self._out.write(_json(entry) + "\n")
-            self.count += 1
+        lines = "".join(_json(entry) + "\n" for entry in self._index.entries)
         self._index.entries.clear()
+        return lines
+
+    def add(self, entries: str) -> None:
+        """Entries made by ``index``, to add to the index."""
+        self._out.write(entries)
+        self.count += entries.count("\n")
 
     def write_into(self, site_dir: str) -> None:
         """Add the entries to the index Material's plugin wrote: ``{"config":…,"docs":[…]}``."""

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.structure.pages import Page
 
-from mkdocs_claude_transcripts import parallel
+from mkdocs_claude_transcripts import outputs, parallel
 from mkdocs_claude_transcripts import plugin as plugin_module
+from mkdocs_claude_transcripts.pages import Pages
+from mkdocs_claude_transcripts.search import Spool
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -134,6 +137,9 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
 ) -> None:
     sites, indexes = {}, {}
     done: dict[str, list[int]] = {"convert_sessions": [], "render_pages": []}
+    # However little there is to do (workers are otherwise left out for small sites).
+    monkeypatch.setattr(parallel, "_CONVERT_ENOUGH", 0)
+    monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 0)
     for name, record in done.items():
         real = getattr(parallel, name)
         monkeypatch.setattr(parallel, name, lambda *a, real=real, record=record, **k: record.append(real(*a, **k)) or record[-1])
@@ -162,3 +168,88 @@ def test_a_page_that_warned_warns_again_on_the_next_build(site_root: Path) -> No
     for _ in range(2):
         with pytest.raises(Abort):
             build(site_root, strict=True)
+
+
+def _kept_outputs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pages each build writes from outputs kept in the cache."""
+    kept: list[str] = []
+    choose = Pages.choose_template
+
+    def recording(self, context, page):
+        choose(self, context, page)
+        if context.get(outputs.CHOICE) == outputs.KEPT:
+            kept.append(page.file.dest_uri)
+
+    monkeypatch.setattr(Pages, "choose_template", recording)
+    return kept
+
+
+def test_a_rebuild_writes_unchanged_pages_and_their_search_entries_from_the_cache(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = _kept_outputs(monkeypatch)
+    indexed: list[str] = []
+    index = Spool.index
+    monkeypatch.setattr(Spool, "index", lambda spool, page: indexed.append(page.url) or index(spool, page))
+    first = html_of(build(site_root))
+    first_index = search_index(site_root / "site")
+    assert kept == [] and len(indexed) == len(first) - 1
+    indexed.clear()
+    second = html_of(build(site_root))
+    assert second == first
+    assert search_index(site_root / "site") == first_index
+    assert indexed == []
+    # Every page of the sessions (the transcripts index is made at every build).
+    assert sorted(kept) == sorted(uri for uri in first if uri != "t/index.html")
+
+
+def _change_and_compare(site_root: Path, change: Callable[[], None]) -> tuple[dict[str, str], dict[str, str]]:
+    """The site built with the cache after ``change``, and built without it."""
+    build(site_root)
+    change()
+    kept = html_of(build(site_root))
+    shutil.rmtree(site_root / ".cache")
+    return kept, html_of(build(site_root))
+
+
+def test_a_new_session_is_in_the_nav_of_every_page(site_root: Path) -> None:
+    folder = site_root / "docs" / "t"
+    aside = site_root / "aside"
+    aside.mkdir()
+    shutil.move(folder / f"{S1}.jsonl", aside / f"{S1}.jsonl")
+    kept, fresh = _change_and_compare(site_root, lambda: shutil.move(aside / f"{S1}.jsonl", folder / f"{S1}.jsonl"))
+    assert kept == fresh
+    assert all(f"{S1}/" in html for uri, html in kept.items() if not uri.startswith(f"t/{S1}"))
+
+
+def test_the_site_configuration_is_in_every_page(site_root: Path) -> None:
+    config = site_root / "mkdocs.yml"
+    kept, fresh = _change_and_compare(site_root, lambda: config.write_text(config.read_text().replace("site_name: Test", "site_name: Numbat Notes")))
+    assert kept == fresh
+    assert all("Numbat Notes" in html for html in kept.values())
+
+
+def test_a_title_in_the_nav_is_in_every_page(site_root: Path) -> None:
+    home = site_root / "docs" / "index.md"
+    kept, fresh = _change_and_compare(site_root, lambda: home.write_text("# Bilby Basics\n"))
+    assert kept == fresh
+    assert all("Bilby Basics" in html for html in kept.values())
+
+
+def test_a_theme_override_and_what_plugins_add_to_the_context_are_in_every_page(site_root: Path) -> None:
+    """A template of the site's own that writes what a hook puts in the context."""
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Footer: {{ word }}</p>{% endblock %}\n')
+    (site_root / "hooks.py").write_text(
+        "import os\n"
+        "def on_page_context(context, page, config, nav):\n"
+        "    with open(os.path.join(os.path.dirname(config.config_file_path), 'word.txt')) as handle:\n"
+        "        context['word'] = handle.read()\n"
+        "    return context\n"
+    )
+    make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    for word in ("Quokka", "Wombat"):
+        (site_root / "word.txt").write_text(word)
+        assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Changed: {{ word }}</p>{% endblock %}\n')
+    assert all("<p>Changed: Wombat</p>" in html for html in html_of(build(site_root)).values())

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from mkdocs_claude_transcripts.redact import PATTERNS, Redactor
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mkdocs_claude_transcripts.redact import PATTERNS, Redactor, _one_of
 
 SECRETS = {
     "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
@@ -84,3 +88,12 @@ def test_home_folders_are_shortened() -> None:
 def test_parsed_json_is_redacted_string_by_string() -> None:
     data = {"a": ["ghp_" + "a1B2c3D4e5" * 4, 3, {"b": "/home/dave/k"}], "n": None}
     assert Redactor().data(data) == {"a": ["[REDACTED:github-token]", 3, {"b": "~/k"}], "n": None}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab-_:/.", min_size=1, max_size=6), min_size=1, max_size=8), st.text(alphabet="ab-_:/.x", max_size=40))
+def test_the_trigger_words_are_found_wherever_they_are(words: list[str], text: str) -> None:
+    found = re.search(_one_of(words), text)
+    assert bool(found) == any(word in text for word in words)
+    if found:
+        assert found.group() in words

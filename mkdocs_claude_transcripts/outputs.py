@@ -1,0 +1,157 @@
+"""Whole pages from the cache: a transcript page whose theme output would be the same
+as at an earlier build is not put through the theme's template again.
+
+The theme's template writes the whole nav into every page, which makes writing the
+pages the largest part of a rebuild. What it writes for a page is decided by the
+page (its HTML, title, table of contents, front matter, neighbours), the site (its
+configuration, its nav, the theme's templates, the versions of MkDocs and of the
+theme) and what other plugins add to the template's context. All of it goes into a
+key, taken once every plugin has seen the page's context; a page whose key is in
+the cache is written from it.
+
+The template is chosen before plugins see the context, so a transcript page is
+given a template of its own which extends either the page's own template (the
+output is the same as if it were used directly) or one that writes the kept
+output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+
+PROXY = "claude-transcripts/page.html"  # the template of a transcript page
+KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
+CHOICE = "claude_transcripts_template"  # the context variable the proxy extends
+
+TEMPLATES = {
+    PROXY: "{% extends " + CHOICE + " %}",
+    KEPT: "{{ page.content }}",
+}
+
+# What MkDocs itself puts in a page's context; anything else was added by a plugin.
+_BASE_CONTEXT = frozenset(
+    {"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE}
+)
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
+
+
+def stable(value: Any, depth: int = 0) -> Any:
+    """``value`` as plain JSON data that is the same from one process to the next
+    (functions named, objects without their address in memory)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if depth > 12:
+        return type(value).__name__
+    if isinstance(value, Mapping):
+        return {str(key): stable(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [stable(item, depth + 1) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((stable(item, depth + 1) for item in value), key=repr)
+    if isinstance(value, type) or callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    if hasattr(value, "config") and isinstance(value.config, Mapping):  # a plugin
+        return {"plugin": type(value).__qualname__, "config": stable(value.config, depth + 1)}
+    return _ADDRESS.sub("", repr(value))
+
+
+def digest(*parts: Any) -> str:
+    text = repr(stable(parts))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment) -> str:
+    """Everything of the site that the theme's template may write into any page."""
+    theme = config.theme
+    custom, dated = _custom_templates(theme.dirs)
+    return digest(
+        {key: value for key, value in config.items() if key != "plugins"},
+        {name: plugin for name, plugin in config.plugins.items()},
+        theme.name, dict(theme), theme.dirs, custom, _versions(theme.name),
+        _nav(nav.items), nav.homepage.url if nav.homepage else None,
+        sorted(file.url for file in files.documentation_pages()),
+        sorted(env.globals), sorted(env.filters), sorted(env.tests),
+        # A template of the site's own that writes the build's date: every build differs.
+        os.urandom(8).hex() if dated else None,
+    )  # fmt: skip
+
+
+def page_digest(site: str, page: Page, context: Mapping[str, Any], toc: Any, template: str, content: str | None) -> str:
+    """The key of what ``template`` makes of ``page`` with ``context``; ``content``
+    names the page's HTML when it is known, else the HTML is hashed."""
+    neighbours = [(p.title, p.url) if p is not None else None for p in (page.previous_page, page.next_page)]
+    added = {key: value for key, value in context.items() if key not in _BASE_CONTEXT}
+    if content is None:
+        content = hashlib.sha256((page.content or "").encode("utf-8", "surrogatepass")).hexdigest()
+    return digest(
+        site, template, page.file.src_uri, page.url, page.title, page.meta, toc, neighbours, page.edit_url,
+        page.canonical_url, str(page.file.inclusion), added, content,
+    )  # fmt: skip
+
+
+def templates(env: jinja2.Environment) -> None:
+    """Let ``env`` find the templates of transcript pages."""
+    ours = jinja2.DictLoader(TEMPLATES)
+    env.loader = jinja2.ChoiceLoader([ours, env.loader]) if env.loader else ours
+
+
+def _nav(items: Iterable[Any]) -> list[Any]:
+    entries = []
+    for item in items:
+        entry = [type(item).__name__, item.title, getattr(item, "url", None)]
+        if isinstance(item, Page):
+            entry.append({k: v for k, v in item.meta.items() if k != "template"})
+        if getattr(item, "children", None):
+            entry.append(_nav(item.children))
+        entries.append(entry)
+    return entries
+
+
+def _custom_templates(folders: Iterable[str]) -> tuple[list[Any], bool]:
+    """The theme's files outside installed packages (a site's ``custom_dir``), by
+    size and time; and whether any of its templates writes the build's date.
+    Installed themes are known by their version."""
+    found: list[Any] = []
+    dated = False
+    for folder in folders:
+        if "site-packages" in folder or "dist-packages" in folder:
+            continue
+        for root, subfolders, names in os.walk(folder):
+            subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_THEME_FOLDERS)
+            for name in sorted(names):
+                path = os.path.join(root, name)
+                try:
+                    status = os.stat(path)
+                    if name.endswith(".html") and not dated:
+                        with open(path, encoding="utf-8", errors="replace") as handle:
+                            dated = "build_date_utc" in handle.read()
+                except OSError:
+                    continue
+                found.append((os.path.relpath(path, folder), status.st_size, status.st_mtime_ns))
+    return found, dated
+
+
+def _versions(theme: str | None) -> list[tuple[str, str]]:
+    """The versions of MkDocs, Jinja and the package of the theme."""
+    versions = []
+    for name in ("mkdocs", "jinja2"):
+        try:
+            versions.append((name, importlib.metadata.version(name)))
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    for entry in importlib.metadata.entry_points(group="mkdocs.themes"):
+        if entry.name == theme and entry.dist is not None:
+            versions.append((entry.dist.name, entry.dist.version))
+    return versions
