@@ -176,24 +176,26 @@ class Pages:
                 page.content = state.shown = state.brought = handle.read()
 
     def search_view(self, page: Page) -> None:
-        """Before the search plugin reads the page: its text alone."""
+        """Before the search plugin reads the page: its text alone (or nothing, when
+        the page is indexed here and its entries are known)."""
         state = self._states.get(page.file.src_uri)
         if state is None or not page.content:
             return
         same = state.in_cache and page.content is state.shown  # no plugin changed it
-        text = self.cache.load_search_text(state.key) if same else None
-        if text is None:
-            text = self.search_text(page.content)
-            if same:
-                self.cache.store_search_text(state.key, text)
         state.full, state.shown = page.content, None
-        page.content = text
         setting = page.meta.get("search")
         setting = setting if isinstance(setting, dict) else {}
-        if self.spool is not None and not setting.get("exclude"):
-            # The entries of a page indexed before, from the same text, are known.
-            key = outputs.digest(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if same else None
-            entries = self.cache.load_entries(key) if key else None
+        indexed_here = self.spool is not None and not setting.get("exclude")
+        # The entries of a page indexed before, from the same text, are known.
+        key = outputs.digest(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if indexed_here and same else None
+        entries = self.cache.load_entries(key) if key else None
+        text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
+        if text is None:
+            text = self.search_text(state.full)
+            if same:
+                self.cache.store_search_text(state.key, text)
+        page.content = text
+        if indexed_here:
             if entries is None:
                 entries = self.spool.index(page)
                 if key:

@@ -253,3 +253,33 @@ def test_a_theme_override_and_what_plugins_add_to_the_context_are_in_every_page(
         assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
     (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Changed: {{ word }}</p>{% endblock %}\n')
     assert all("<p>Changed: Wombat</p>" in html for html in html_of(build(site_root)).values())
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        # Sees the context after this plugin: what it adds is not known when the output is chosen.
+        "@event_priority(-200)\ndef on_page_context(context, page, config, nav):\n    context['word'] = read_word(config)\n    return context\n",
+        # Sees the output before this plugin: the output kept would be what it made.
+        "@event_priority(200)\ndef on_post_page(output, page, config):\n    return output.replace('<p>Footer: </p>', '<p>Footer: ' + read_word(config) + '</p>')\n",
+    ],
+    ids=["context after", "output before"],
+)
+def test_pages_are_not_kept_when_another_plugin_comes_after_or_before(site_root: Path, monkeypatch: pytest.MonkeyPatch, hook: str) -> None:
+    kept = _kept_outputs(monkeypatch)
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Footer: {{ word }}</p>{% endblock %}\n')
+    (site_root / "hooks.py").write_text(
+        "import os\n"
+        "from mkdocs.plugins import event_priority\n"
+        "def read_word(config):\n"
+        "    with open(os.path.join(os.path.dirname(config.config_file_path), 'word.txt')) as handle:\n"
+        "        return handle.read()\n" + hook
+    )
+    make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    for word in ("Quokka", "Wombat"):
+        (site_root / "word.txt").write_text(word)
+        assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
+    assert kept == []
