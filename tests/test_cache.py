@@ -283,3 +283,16 @@ def test_pages_are_not_kept_when_another_plugin_comes_after_or_before(site_root:
         (site_root / "word.txt").write_text(word)
         assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
     assert kept == []
+
+
+@pytest.mark.parametrize("config", ["theme:\n  name: mkdocs\n", "theme:\n  name: readthedocs\n", "use_directory_urls: false\n"])
+def test_pages_from_the_cache_are_those_of_other_themes_and_settings_too(site_root: Path, monkeypatch: pytest.MonkeyPatch, config: str) -> None:
+    kept = _kept_outputs(monkeypatch)
+    yml = site_root / "mkdocs.yml"
+    yml.write_text(yml.read_text().replace("theme:\n  name: material\n", "") + config)
+    first = html_of(build(site_root))
+    assert html_of(build(site_root)) == first and kept
+    home = site_root / "docs" / "index.md"
+    changed, fresh = _change_and_compare(site_root, lambda: home.write_text("# Bilby Basics\n"))
+    assert changed == fresh
+    assert all("Bilby Basics" in html for html in fresh.values())
