@@ -234,23 +234,32 @@ def test_a_title_in_the_nav_is_in_every_page(site_root: Path) -> None:
     assert all("Bilby Basics" in html for html in kept.values())
 
 
-def test_a_theme_override_and_what_plugins_add_to_the_context_are_in_every_page(site_root: Path) -> None:
-    """A template of the site's own that writes what a hook puts in the context."""
+def _site_with_a_footer(site_root: Path, hook: str) -> None:
+    """A template of the site's own whose footer writes ``word`` from the context,
+    and ``hook``, a hook file's code that may call ``read_word(config)`` (word.txt)."""
     (site_root / "overrides").mkdir()
     (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Footer: {{ word }}</p>{% endblock %}\n')
     (site_root / "hooks.py").write_text(
         "import os\n"
-        "def on_page_context(context, page, config, nav):\n"
+        "from mkdocs.plugins import event_priority\n"
+        "def read_word(config):\n"
         "    with open(os.path.join(os.path.dirname(config.config_file_path), 'word.txt')) as handle:\n"
-        "        context['word'] = handle.read()\n"
-        "    return context\n"
+        "        return handle.read()\n" + hook
     )
     make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
     config = site_root / "mkdocs.yml"
     config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+
+
+def _footers_follow_the_word(site_root: Path) -> None:
     for word in ("Quokka", "Wombat"):
         (site_root / "word.txt").write_text(word)
         assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
+
+
+def test_a_theme_override_and_what_plugins_add_to_the_context_are_in_every_page(site_root: Path) -> None:
+    _site_with_a_footer(site_root, "def on_page_context(context, page, config, nav):\n    context['word'] = read_word(config)\n    return context\n")
+    _footers_follow_the_word(site_root)
     (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Changed: {{ word }}</p>{% endblock %}\n')
     assert all("<p>Changed: Wombat</p>" in html for html in html_of(build(site_root)).values())
 
@@ -267,21 +276,8 @@ def test_a_theme_override_and_what_plugins_add_to_the_context_are_in_every_page(
 )
 def test_pages_are_not_kept_when_another_plugin_comes_after_or_before(site_root: Path, monkeypatch: pytest.MonkeyPatch, hook: str) -> None:
     kept = _kept_outputs(monkeypatch)
-    (site_root / "overrides").mkdir()
-    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Footer: {{ word }}</p>{% endblock %}\n')
-    (site_root / "hooks.py").write_text(
-        "import os\n"
-        "from mkdocs.plugins import event_priority\n"
-        "def read_word(config):\n"
-        "    with open(os.path.join(os.path.dirname(config.config_file_path), 'word.txt')) as handle:\n"
-        "        return handle.read()\n" + hook
-    )
-    make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
-    config = site_root / "mkdocs.yml"
-    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
-    for word in ("Quokka", "Wombat"):
-        (site_root / "word.txt").write_text(word)
-        assert all(f"<p>Footer: {word}</p>" in html for html in html_of(build(site_root)).values())
+    _site_with_a_footer(site_root, hook)
+    _footers_follow_the_word(site_root)
     assert kept == []
 
 
