@@ -5,7 +5,8 @@ The theme's template writes the whole nav into every page, which makes writing t
 pages the largest part of a rebuild. What it writes for a page is decided by the
 page (its HTML, title, table of contents, front matter, neighbours), the site (its
 configuration, its nav, the theme's templates, the versions of MkDocs and of the
-theme) and what other plugins add to the template's context. All of it goes into a
+theme, the build's date if the theme writes it) and what other plugins add to the
+template's context. All of it goes into a
 key, taken once every plugin has seen the page's context; a page whose key is in
 the cache is written from it.
 
@@ -29,6 +30,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_build_datetime
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -75,7 +77,7 @@ def digest(*parts: Any) -> str:
 def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment) -> str:
     """Everything of the site that the theme's template may write into any page."""
     theme = config.theme
-    custom, dated = _custom_templates(theme.dirs)
+    custom, dated = _theme_files(theme.dirs)
     return digest(
         {key: value for key, value in config.items() if key != "plugins"},
         {name: plugin for name, plugin in config.plugins.items()},
@@ -83,8 +85,9 @@ def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2
         _nav(nav.items), nav.homepage.url if nav.homepage else None,
         sorted(file.url for file in files.documentation_pages()),
         sorted(env.globals), sorted(env.filters), sorted(env.tests),
-        # A template of the site's own that writes the build's date: every build differs.
-        os.urandom(8).hex() if dated else None,
+        # A theme that writes the build's date: a build's pages are its own (unless
+        # SOURCE_DATE_EPOCH sets the date).
+        get_build_datetime().isoformat() if dated else None,
     )  # fmt: skip
 
 
@@ -119,27 +122,27 @@ def _nav(items: Iterable[Any]) -> list[Any]:
     return entries
 
 
-def _custom_templates(folders: Iterable[str]) -> tuple[list[Any], bool]:
+def _theme_files(folders: Iterable[str]) -> tuple[list[Any], bool]:
     """The theme's files outside installed packages (a site's ``custom_dir``), by
-    size and time; and whether any of its templates writes the build's date.
-    Installed themes are known by their version."""
+    size and time (installed themes are known by their version); and whether any
+    of the theme's templates writes the build's date."""
     found: list[Any] = []
     dated = False
     for folder in folders:
-        if "site-packages" in folder or "dist-packages" in folder:
-            continue
+        installed = "site-packages" in folder or "dist-packages" in folder
         for root, subfolders, names in os.walk(folder):
             subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_THEME_FOLDERS)
             for name in sorted(names):
                 path = os.path.join(root, name)
                 try:
-                    status = os.stat(path)
                     if name.endswith(".html") and not dated:
                         with open(path, encoding="utf-8", errors="replace") as handle:
                             dated = "build_date_utc" in handle.read()
+                    if not installed:
+                        status = os.stat(path)
+                        found.append((os.path.relpath(path, folder), status.st_size, status.st_mtime_ns))
                 except OSError:
                     continue
-                found.append((os.path.relpath(path, folder), status.st_size, status.st_mtime_ns))
     return found, dated
 
 

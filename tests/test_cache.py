@@ -283,6 +283,7 @@ def test_pages_are_not_kept_when_another_plugin_comes_after_or_before(site_root:
 
 @pytest.mark.parametrize("config", ["theme:\n  name: mkdocs\n", "theme:\n  name: readthedocs\n", "use_directory_urls: false\n"])
 def test_pages_from_the_cache_are_those_of_other_themes_and_settings_too(site_root: Path, monkeypatch: pytest.MonkeyPatch, config: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # MkDocs' own themes write the build's date
     kept = _kept_outputs(monkeypatch)
     yml = site_root / "mkdocs.yml"
     yml.write_text(yml.read_text().replace("theme:\n  name: material\n", "") + config)
@@ -292,3 +293,13 @@ def test_pages_from_the_cache_are_those_of_other_themes_and_settings_too(site_ro
     changed, fresh = _change_and_compare(site_root, lambda: home.write_text("# Bilby Basics\n"))
     assert changed == fresh
     assert all("Bilby Basics" in html for html in fresh.values())
+
+
+def test_a_theme_that_writes_the_build_date_has_its_pages_made_at_every_build(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    kept = _kept_outputs(monkeypatch)
+    yml = site_root / "mkdocs.yml"
+    yml.write_text(yml.read_text().replace("theme:\n  name: material\n", "theme:\n  name: mkdocs\n"))
+    build(site_root)
+    build(site_root)
+    assert kept == []
