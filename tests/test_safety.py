@@ -11,6 +11,8 @@ import pytest
 from bs4 import BeautifulSoup
 from mkdocs.exceptions import Abort, PluginError
 
+from mkdocs_claude_transcripts.cache import Cache
+
 from . import adversarial
 from .conftest import build, make_site
 
@@ -146,3 +148,16 @@ def test_redaction_can_be_turned_off(tmp_path: Path) -> None:
     site = build(root, strict=False)
     page = (site / "attacks" / adversarial.SESSION / "index.html").read_text(encoding="utf-8")
     assert adversarial.SECRETS["github-token"] in page and "mallory" in page
+
+
+def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages written from the cache (outputs.py) are those the theme writes, whatever
+    the text of the transcripts."""
+    site, _ = attacked
+    first = {path: path.read_bytes() for path in site.rglob("*.html")}
+    kept: list[str] = []
+    keep = Cache.load_output
+    monkeypatch.setattr(Cache, "load_output", lambda cache, key: (found := keep(cache, key)) and kept.append(key) or found)
+    assert build(site.parent, strict=True) == site
+    assert {path: path.read_bytes() for path in site.rglob("*.html")} == first
+    assert len(kept) == len(pages(site)) - 1  # all but the transcripts index
