@@ -1,6 +1,6 @@
 """A cache of converted sessions and of rendered pages, kept outside ``docs_dir``.
 
-Two kinds of entry, each a folder or a file named by a key:
+Its entries, each a folder or a file named by a key:
 
 * a session: its pages (Markdown), images, nav entry, problems and redaction
   counts, keyed by the session's files (path, size, modification time) and by
@@ -14,9 +14,10 @@ Two kinds of entry, each a folder or a file named by a key:
   is given (``outputs.py``): ``<key>.page``, what comes before the page's HTML and
   what comes after it (the HTML itself is known by the key).
 
-Either kind can be deleted whenever no build runs: a missing entry is made again. Writes go
-through a temporary file and a rename, so a build that stops halfway leaves no
-half-written entry. Entries not used by a build are removed at its end.
+Any of them can be deleted whenever no build runs: a missing entry is made again.
+Writes go through a temporary file and a rename, so a build that stops halfway
+leaves no half-written entry. Entries not used by a build are removed at its end.
+Beside them, ``templates/`` holds the theme's templates compiled by Jinja.
 """
 
 from __future__ import annotations

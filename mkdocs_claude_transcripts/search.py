@@ -46,7 +46,7 @@ class Spool:
         self._index = type(search.search_index)(**search.search_index.config)
         self.count = 0
         # What decides the entries a page gives, besides the page.
-        self.settings = (importlib.metadata.version("mkdocs-material"), search.search_index.config)
+        self.settings = (_material_version(), search.search_index.config)
 
     def index(self, page: Page) -> str:
         """The entries of ``page`` as Material makes them, a line each; Material's
@@ -90,6 +90,13 @@ class Spool:
             self._out.close()
         if os.path.exists(self.path):
             os.unlink(self.path)
+
+
+def _material_version() -> str:
+    try:
+        return importlib.metadata.version("mkdocs-material")
+    except importlib.metadata.PackageNotFoundError:
+        return ""
 
 
 def _json(entry: dict[str, Any]) -> str:
