@@ -38,7 +38,7 @@ CHOICE = "claude_transcripts_template"  # the context variable the proxy extends
 
 TEMPLATES = {
     PROXY: "{% extends " + CHOICE + " %}",
-    KEPT: "{{ page.content }}",
+    KEPT: "{{ page.content|safe }}",
 }
 
 # What MkDocs itself puts in a page's context; anything else was added by a plugin.
