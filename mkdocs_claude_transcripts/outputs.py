@@ -42,9 +42,7 @@ TEMPLATES = {
 }
 
 # What MkDocs itself puts in a page's context; anything else was added by a plugin.
-_BASE_CONTEXT = frozenset(
-    {"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE}
-)
+_BASE_CONTEXT = frozenset({"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE})  # fmt: skip
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
 

@@ -179,6 +179,10 @@ def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> 
         assert not [line for line in shown_outside_code if line not in code], page
         ids = [tag["id"] for tag in article.select("[id]")]
         assert len(ids) == len(set(ids)), page
+        # A message is cut only where a page ends: a page goes on with one message at most.
+        titles = [title.get_text().strip() for block in article.find_all(["details", "div"], recursive=False)
+                  for title in block.find_all(["summary", "p"], recursive=False, limit=1)]  # fmt: skip
+        assert len([title for title in titles if title.endswith("(continued)")]) <= 1, page
     assert continued > 10
 
 

@@ -9,7 +9,8 @@ A page is cut between messages; a single message can still be longer than a page
 pieces here, each complete in itself: what is open where a piece ends (a code fence,
 the region kept out of the search index) is closed, and opened again at the start of
 the next piece, with the blocks around it, titled "(continued)". Numbered code goes
-on from the line it had reached.
+on from the line it had reached. Once the pieces are placed on pages, those on one
+page are made one again (``cut_at``, with the cuts between pages only).
 
 This reads only the Markdown the renderer writes (render/markdown.py): blocks whose
 body is indented by four spaces, fences, and the markers of tool output.
@@ -18,6 +19,7 @@ body is indented by four spaces, fences, and the markers of tool output.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK, block_head, fence_closes, fence_open
@@ -97,34 +99,66 @@ def _highlighted(lines: list[str]) -> list[bool]:
     return out
 
 
-def cut(lines: list[str], limit: int) -> list[tuple[list[str], int]]:
+def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int]]:
     """``lines`` (one message's Markdown) in pieces that weigh about ``limit`` at most
-    (see ``weight``), each with its weight; in one piece when it fits, or when
-    ``limit`` is 0."""
+    (see ``weight``), each with its weight and the index in ``lines`` of its first
+    line; in one piece when it fits, or when ``limit`` is 0."""
     whole = weight(lines)
     if not limit or whole <= limit:
-        return [(lines, whole)]
+        return [(lines, whole, 0)]
     weighed = weights(lines)
-    pieces: list[list[str]] = []
-    current: list[str] = []
     size = 0
+
+    def cut_before(index: int, opened: list[_Open], previous: str, line: str) -> bool:
+        return size >= limit and _may_cut(opened, previous, line, size, limit)
+
+    def started(again: list[str]) -> None:
+        nonlocal size
+        size = sum(len(line) + 1 for line in again)
+
+    def weigh(index: int) -> None:
+        nonlocal size
+        size += weighed[index]
+
+    return [(piece, weight(piece), start) for piece, start in _cut_where(lines, cut_before, started, weigh)]
+
+
+def cut_at(lines: list[str], starts: set[int]) -> list[list[str]]:
+    """``lines`` cut before each line whose index is in ``starts``, which are places
+    ``cut`` cut them (some of its cuts left out: the pieces shown on one page)."""
+    return [piece for piece, _ in _cut_where(lines, lambda index, *_: index in starts)]
+
+
+def _cut_where(
+    lines: list[str],
+    cut_before: Callable[[int, list[_Open], str, str], bool],
+    started: Callable[[list[str]], None] = lambda again: None,
+    weigh: Callable[[int], None] = lambda index: None,
+) -> list[tuple[list[str], int]]:
+    """``lines`` in pieces, cut before each line ``cut_before`` says (given its index,
+    what is open, the line before and the line); each piece with the index of its
+    first line. ``started`` is given what a new piece opens again, ``weigh`` the index
+    of each line as it goes into a piece."""
+    pieces: list[tuple[list[str], int]] = []
+    current: list[str] = []
+    start = 0
     opened: list[_Open] = []
     previous = ""
-    for line, line_weight in zip(lines, weighed):
+    for index, line in enumerate(lines):
         _end_blocks(opened, line)
-        if size >= limit and _may_cut(opened, previous, line, size, limit):
+        if current and cut_before(index, opened, previous, line):
             ended = current + [closing for item in reversed(opened) for closing in item.close()]
-            pieces.append(ended if ended[-1] == "" else [*ended, ""])  # a piece ends its last block
-            current = [again for item in opened for again in item.reopen()]
-            size = sum(len(again) + 1 for again in current)
+            pieces.append((ended if ended[-1] == "" else [*ended, ""], start))  # a piece ends its last block
+            current, start = [again for item in opened for again in item.reopen()], index
+            started(current)
             for item in opened:
                 item.filled = False
         _follow(opened, line)
         current.append(line)
-        size += line_weight
+        weigh(index)
         previous = line
-    pieces.append(current)
-    return [(piece, weight(piece)) for piece in pieces]
+    pieces.append((current, start))
+    return pieces
 
 
 def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: int) -> bool:

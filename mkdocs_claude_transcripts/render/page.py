@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -14,7 +13,7 @@ from .. import model as m
 from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
-from .cut import cut
+from .cut import cut, cut_at
 from .guard import MARKER
 from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
@@ -106,15 +105,21 @@ def _pages(
 ) -> list[Page]:
     # A message longer than half a page is cut into pieces (render/cut.py), so that no
     # page holds much more than page_size.
-    weighed = [((message, piece), size) for message, lines in message_chunks(messages, ctx) for piece, size in cut(lines, ctx.options.page_size // 2)]
-    chunks = [chunk for chunk, _ in weighed]
-    parts = split(chunks, ctx.options.page_size, [size for _, size in weighed])
+    chunks: list[Chunk] = []
+    sizes: list[int] = []
+    whole: dict[int, tuple[list[str], list[int]]] = {}  # a cut message: its lines, where its pieces start
+    for message, lines in message_chunks(messages, ctx):
+        cut_up = cut(lines, ctx.options.page_size // 2)
+        if len(cut_up) > 1:
+            whole[id(message)] = (lines, [start for _, _, start in cut_up])
+        chunks += [(message, piece) for piece, _, _ in cut_up]
+        sizes += [size for _, size, _ in cut_up]
+    parts = _joined(split(chunks, ctx.options.page_size, sizes), whole)
     uris = [uri(number) for number in range(1, len(parts) + 1)]
-    pieces = Counter(id(message) for message, _ in chunks)
     for page_uri, part in zip(uris, parts):
         for message, lines in part:
             anchors = m.anchors_of(message)
-            if pieces[id(message)] > 1:  # each anchor is on the page of the piece that holds it
+            if id(message) in whole:  # each anchor is on the page of the piece that holds it
                 held = set(_ANCHOR_ID.findall("\n".join(lines)))
                 anchors = [anchor for anchor in anchors if ctx.anchor_prefix + anchor in held]
             for anchor in anchors:
@@ -134,6 +139,33 @@ def _pages(
             lines += [""] + _part_links(number, uris, parts, page_uri)
         pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))
     return pages
+
+
+def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int]]]) -> list[list[Chunk]]:
+    """``parts`` with the pieces of a cut message that are on one page made one piece
+    again: a message is cut only where a page ends."""
+    if not whole:
+        return parts
+    kept: dict[int, set[int]] = {key: set() for key in whole}  # the cuts kept, by message
+    seen: dict[int, int] = {key: 0 for key in whole}
+    for number, part in enumerate(parts):
+        for index, (message, _) in enumerate(part):
+            key = id(message)
+            if key in whole:
+                if seen[key] and (index == 0 or part[index - 1][0] is not message):
+                    kept[key].add(whole[key][1][seen[key]])
+                seen[key] += 1
+    pieces = {key: iter(cut_at(whole[key][0], kept[key])) for key in whole}
+    joined: list[list[Chunk]] = []
+    for part in parts:
+        out: list[Chunk] = []
+        for message, lines in part:
+            if id(message) not in whole:
+                out.append((message, lines))
+            elif not out or out[-1][0] is not message:
+                out.append((message, next(pieces[id(message)])))
+        joined.append(out)
+    return joined
 
 
 def split(chunks: list[Chunk], limit: int, sizes: list[int]) -> list[list[Chunk]]:
