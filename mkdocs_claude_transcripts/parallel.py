@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page
 
 from .cache import Cache
 from .pages import WarningCount, markdown_of
+from .pages import render as render_page
 from .pipeline import SessionSource, convert_session
 from .redact import Redactor
 from .render.context import RenderOptions
@@ -51,16 +52,16 @@ class PageJob:
 
 
 def render_pages(
-    jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, cache: Cache, workers: int, search_text: Callable[[str], str]
+    jobs: Sequence[PageJob], config: MkDocsConfig, files: Files, cache: Cache, workers: int, search_text: Callable[[str], str], settings: str
 ) -> int:
     """Render each page into the cache under its key, with the text the search index
-    is given of it; how many were."""
+    is given of it; how many were. ``settings``: the site's Markdown settings."""
 
     def render(job: PageJob) -> int:
         page = job.file.page or Page(None, job.file, config)
         page.markdown = markdown_of(job.file)
         _warnings.count = 0
-        page.render(config, files)
+        render_page(page, config, files, cache, settings)
         try:
             if _warnings.count:
                 return 0

@@ -406,7 +406,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             key = self.pages.key_ahead(file)
             if not self.cache.has_html(key):
                 jobs.append(parallel.PageJob(file, key))
-        parallel.render_pages(jobs, config, files, self.cache, self._workers, self.pages.search_text)
+        parallel.render_pages(jobs, config, files, self.cache, self._workers, self.pages.search_text, self.pages.markdown_settings)
 
     @property
     def _workers(self) -> int:

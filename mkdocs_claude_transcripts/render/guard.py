@@ -21,6 +21,10 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 MARKER = "<!-- claude-transcripts:page -->"
+# On the first page of a long conversation, the line between what it says of the
+# whole conversation and its first messages: the plugin renders the two apart (and
+# writes neither this line nor any other raw HTML of a page).
+BODY = "<!-- claude-transcripts:body -->"
 
 # The raw HTML the renderer itself writes: the permalink of a message (the inline
 # pattern sees its opening and closing tags one at a time), and the comments

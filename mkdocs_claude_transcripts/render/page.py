@@ -14,7 +14,7 @@ from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .cut import cut, cut_at
-from .guard import MARKER
+from .guard import BODY, MARKER
 from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
 from .summary import subagent_links, summary
@@ -133,6 +133,8 @@ def _pages(
             lines += head()
         if many:
             lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
+        if many and number == 1:
+            lines += [BODY, ""]  # what comes before changes as the conversation goes on
         body = [line for _, chunk in part for line in chunk]
         lines += body or meta("This file holds no messages.")
         if many:
@@ -196,7 +198,9 @@ def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: Re
 
 
 def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
-    links = [f"Part {number} of {len(parts)}"]
+    # The first page lists the parts above; its messages and this line below them do
+    # not change as the conversation grows.
+    links = [f"Part {number} of {len(parts)}" if number > 1 else "Part 1"]
     if number > 1:
         links.append(link("← previous part", layout.relative(uris[number - 2], page)))
     if number < len(parts):
