@@ -184,6 +184,10 @@ class Cache:
         self._used_pages.add(key)
         return CachedPage(data["toc"], data["anchors"])
 
+    def keep(self, key: str) -> None:
+        """Keep a page's entries at the end of this build, though it did not use them."""
+        self._used_pages.add(key)
+
     def read_html(self, key: str) -> str:
         return self._html_file(key, ".html").read_text(encoding="utf-8")
 

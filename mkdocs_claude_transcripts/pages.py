@@ -125,6 +125,8 @@ class Pages:
         unchanged = markdown is page.markdown and page.file.src_uri in self._read
         digest = self.digests.get(page.file.src_uri) if unchanged else None
         state = self._states[page.file.src_uri] = _State(self.cache.page_key(markdown, page.url, self.markdown_settings, digest))
+        if _BODY in markdown:  # the HTML of its messages stays in the cache (even when a worker made it)
+            self.cache.keep(self.cache.page_key(_halves(markdown)[1], page.url, self.markdown_settings))
         state.cached = self.cache.load_page(state.key)
         if state.cached is None:
             state.warnings = WarningCount()
@@ -318,8 +320,7 @@ def _render_in_two(page: Page, config: MkDocsConfig, files: Files, cache: Cache,
     Markdown settings)."""
     page.__dict__.pop("render", None)  # the next build renders as usual
     markdown = page.markdown or ""
-    at = markdown.index(_BODY)
-    head, body = markdown[: at + 1], f"{MARKER}\n\n{markdown[at + len(_BODY) :]}"  # the body is guarded too
+    head, body = _halves(markdown)
     key = cache.page_key(body, page.url, settings)
     kept = cache.load_page(key)
     if kept is not None:
@@ -341,6 +342,12 @@ def _render_in_two(page: Page, config: MkDocsConfig, files: Files, cache: Cache,
     page.content = f"{page.content}\n{html}"
     page.toc = _joined_toc(page.toc, toc)
     page.present_anchor_ids = set(page.present_anchor_ids or ()) | anchors
+
+
+def _halves(markdown: str) -> tuple[str, str]:
+    """What comes before ``BODY`` and what comes after it, which is guarded too."""
+    at = markdown.index(_BODY)
+    return markdown[: at + 1], f"{MARKER}\n\n{markdown[at + len(_BODY) :]}"
 
 
 def _joined_toc(first: TableOfContents, then: TableOfContents) -> TableOfContents:

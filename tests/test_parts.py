@@ -10,6 +10,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 from mkdocs.structure.pages import Page
 
+from mkdocs_claude_transcripts import parallel
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
 
@@ -254,21 +255,25 @@ def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None
 def test_what_the_first_page_says_of_a_growing_conversation_is_rendered_apart_from_its_messages(tmp_path: Path, monkeypatch) -> None:
     """A conversation that goes on changes its first page's span, summary and parts,
     not its first messages: a rebuild renders the former alone (the latter's HTML is
-    in the cache), and the page is the one a build without the cache makes."""
-    root = make_site(tmp_path, plugin_options="page_size: 6000\njobs: 1")
+    in the cache, though a worker made it builds ago), and the page is the one a build
+    without the cache makes."""
+    monkeypatch.setattr(parallel, "_CONVERT_ENOUGH", 0)
+    monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 0)
+    root = make_site(tmp_path, plugin_options="page_size: 6000\njobs: 2")
     path = write_long_session(root / "docs" / "s")
-    rendered: list[str] = []
-    render = Page.render
-    monkeypatch.setattr(Page, "render", lambda page, *a: rendered.append(page.markdown) or render(page, *a))
-    build(root)
+    build(root)  # rendered by workers
     first = site_page(root)
-    assert "Answer 0:" in first and any("Answer 0:" in markdown for markdown in rendered)
+    build(root)  # from the cache
+    assert site_page(root) == first and "Answer 0:" in first
     parent = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["uuid"]
     line = {"type": "user", "uuid": "eeeeeeee-0000-4000-8000-000000000000", "parentUuid": parent, "sessionId": SESSION,
             "timestamp": "2025-05-05T11:00:00.000Z", "message": {"role": "user", "content": "Prompt 99: one more."}}  # fmt: skip
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
-    rendered.clear()
+    monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 10**9)  # rendered here, where it is seen
+    rendered: list[str] = []
+    render = Page.render
+    monkeypatch.setattr(Page, "render", lambda page, *a: rendered.append(page.markdown) or render(page, *a))
     build(root)
     again = site_page(root)
     assert again != first and "13 prompts" in again
