@@ -17,10 +17,8 @@
   wait on disk (``search.py``).
 * **Whole pages from the cache.** A page the theme's template would write as it
   did before is written from the cache (``outputs.py``).
-* **A first page in two.** The first page of a long conversation begins with what
-  it says of the whole conversation (its span, summary and parts), which changes
-  whenever the conversation goes on, while its messages do not: the two are
-  rendered apart, and the HTML of the messages is kept in the cache by itself.
+* **A first page in two.** The first page of a long conversation is rendered in two
+  parts, the HTML of its messages kept by itself (``rendering.py``).
 """
 
 from __future__ import annotations
@@ -42,8 +40,8 @@ from mkdocs.utils import meta
 
 from . import outputs
 from .cache import Cache, CachedPage
-from .render.guard import BODY, MARKER
 from .render.markdown import OUTPUT_END, OUTPUT_START
+from .rendering import WarningCount, body_key, in_two, render_in_two
 from .search import Spool
 from .toc import toc_from_json, toc_to_json
 
@@ -71,17 +69,6 @@ class _State:
     warnings: WarningCount | None = None  # of MkDocs, while the page is rendered
     template: str | None = None  # its own template, when its output may come from the cache
     output_key: str | None = None  # of its output, to keep once the template has written it
-
-
-class WarningCount(logging.Handler):
-    """Counts the warnings logged while it is attached to a logger."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
 
 
 class Pages:
@@ -125,14 +112,14 @@ class Pages:
         unchanged = markdown is page.markdown and page.file.src_uri in self._read
         digest = self.digests.get(page.file.src_uri) if unchanged else None
         state = self._states[page.file.src_uri] = _State(self.cache.page_key(markdown, page.url, self.markdown_settings, digest))
-        if _BODY in markdown:  # the HTML of its messages stays in the cache (even when a worker made it)
-            self.cache.keep(self.cache.page_key(_halves(markdown)[1], page.url, self.markdown_settings))
+        if in_two(markdown):  # the HTML of its messages stays in the cache (even when a worker made it)
+            self.cache.keep(body_key(markdown, page.url, self.cache, self.markdown_settings))
         state.cached = self.cache.load_page(state.key)
         if state.cached is None:
             state.warnings = WarningCount()
             logging.getLogger("mkdocs").addHandler(state.warnings)
-            if _BODY in markdown:
-                page.render = functools.partial(_render_in_two, page, cache=self.cache, settings=self.markdown_settings)  # type: ignore[method-assign]
+            if in_two(markdown):
+                page.render = functools.partial(render_in_two, page, cache=self.cache, settings=self.markdown_settings)  # type: ignore[method-assign]
             return markdown
         page.render = functools.partial(_rendered_before, page)  # type: ignore[method-assign]
         return ""
@@ -301,65 +288,6 @@ class Pages:
 def markdown_of(file: File) -> str:
     """The Markdown MkDocs hands to the plugins for a page generated with ``file``."""
     return meta.get_data(file.content_string)[0]
-
-
-def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> None:
-    """``Page.render``, the first page of a long conversation in two."""
-    if _BODY in (page.markdown or ""):
-        _render_in_two(page, config, files, cache=cache, settings=settings)
-    else:
-        page.render(config, files)
-
-
-_BODY = f"\n{BODY}\n"
-
-
-def _render_in_two(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> None:
-    """Render what comes before ``BODY`` and what comes after it apart, the latter's
-    HTML from the cache when it was rendered before (``settings``: the site's
-    Markdown settings)."""
-    page.__dict__.pop("render", None)  # the next build renders as usual
-    markdown = page.markdown or ""
-    head, body = _halves(markdown)
-    key = cache.page_key(body, page.url, settings)
-    kept = cache.load_page(key)
-    if kept is not None:
-        html, toc, anchors = cache.read_html(key), toc_from_json(kept.toc), set(kept.anchors)
-    else:
-        warnings = WarningCount()
-        logging.getLogger("mkdocs").addHandler(warnings)
-        try:
-            page.markdown = body
-            Page.render(page, config, files)
-        finally:
-            logging.getLogger("mkdocs").removeHandler(warnings)
-        html, toc, anchors = page.content or "", page.toc, set(page.present_anchor_ids or ())
-        if not warnings.count:
-            cache.store_html(key, html, toc_to_json(toc), sorted(anchors))
-    page.markdown = head
-    Page.render(page, config, files)
-    page.markdown = markdown
-    page.content = f"{page.content}\n{html}"
-    page.toc = _joined_toc(page.toc, toc)
-    page.present_anchor_ids = set(page.present_anchor_ids or ()) | anchors
-
-
-def _halves(markdown: str) -> tuple[str, str]:
-    """What comes before ``BODY`` and what comes after it, which is guarded too."""
-    at = markdown.index(_BODY)
-    return markdown[: at + 1], f"{MARKER}\n\n{markdown[at + len(_BODY) :]}"
-
-
-def _joined_toc(first: TableOfContents, then: TableOfContents) -> TableOfContents:
-    """The table of contents of a page rendered in two: the headings of the second
-    part go under the last heading of the first that is above them."""
-    items = list(first)
-    for item in then:
-        siblings = items
-        while siblings and siblings[-1].level < item.level:
-            siblings = siblings[-1].children
-        siblings.append(item)
-    return TableOfContents(items)
 
 
 def _rendered_before(page: Page, config: MkDocsConfig, files: Files) -> None:

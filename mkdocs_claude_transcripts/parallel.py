@@ -25,11 +25,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .cache import Cache
-from .pages import WarningCount, markdown_of
-from .pages import render as render_page
+from .pages import markdown_of
 from .pipeline import SessionSource, convert_session
 from .redact import Redactor
 from .render.context import RenderOptions
+from .rendering import WarningCount
+from .rendering import render as render_page
 from .toc import toc_to_json
 from .workers import in_workers
 
