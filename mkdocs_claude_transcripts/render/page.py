@@ -150,7 +150,7 @@ def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int
         return parts
     kept: dict[int, set[int]] = {key: set() for key in whole}  # the cuts kept, by message
     seen: dict[int, int] = {key: 0 for key in whole}
-    for number, part in enumerate(parts):
+    for part in parts:
         for index, (message, _) in enumerate(part):
             key = id(message)
             if key in whole:
