@@ -13,6 +13,8 @@ from mkdocs.structure.pages import Page
 from mkdocs_claude_transcripts import parallel
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
+from mkdocs_claude_transcripts.render.flavour import FLAVOURS, one_file
+from mkdocs_claude_transcripts.render.guard import BODY
 
 from .conftest import build, make_site
 
@@ -287,3 +289,13 @@ def test_what_the_first_page_says_of_a_growing_conversation_is_rendered_apart_fr
 
 def site_page(root: Path) -> str:
     return (root / "site" / "s" / SESSION / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_line_between_a_first_page_and_its_messages_is_the_plugins_alone(tmp_path: Path) -> None:
+    """Pages written for other generators, or in one file, do not carry it."""
+    converted = convert(write_long_session(tmp_path).parent, page_size=6000)
+    first = converted.pages[0].markdown
+    assert BODY in first
+    for change in FLAVOURS.values():
+        assert BODY not in change(first)
+        assert BODY not in one_file([page.markdown for page in converted.pages], change)
