@@ -25,9 +25,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -52,14 +54,40 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def markdown_digest(markdown: str) -> str:
-    return hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()
+def text_digest(text: str) -> str:
+    """A hash of a page's Markdown or HTML."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def fingerprint(*parts: Any) -> str:
-    """A stable hash of settings (functions are named, not located in memory)."""
-    text = json.dumps(parts, sort_keys=True, default=lambda o: getattr(o, "__qualname__", type(o).__name__))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """A hash of ``parts`` (settings, a site, a page) that is the same from one process
+    to the next (see ``stable``)."""
+    text = json.dumps(stable(parts), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def stable(value: Any, depth: int = 0) -> Any:
+    """``value`` as plain JSON data that is the same from one process to the next
+    (functions named, plugins by their configuration, other objects without their
+    address in memory)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if depth > 12:
+        return type(value).__name__
+    if isinstance(value, Mapping):
+        return {str(key): stable(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [stable(item, depth + 1) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((stable(item, depth + 1) for item in value), key=repr)
+    if isinstance(value, type) or callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    if hasattr(value, "config") and isinstance(value.config, Mapping):  # a plugin
+        return {"plugin": type(value).__qualname__, "config": stable(value.config, depth + 1)}
+    return _ADDRESS.sub("", repr(value))
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass
@@ -134,7 +162,7 @@ class Cache:
         for number, page in enumerate(converted.pages):
             name = f"page-{number}.md"
             (work / name).write_text(page.markdown, encoding="utf-8")
-            digest = markdown_digest(meta.get_data(page.markdown)[0])
+            digest = text_digest(meta.get_data(page.markdown)[0])
             pages.append({"src_uri": page.src_uri, "title": page.title, "part": page.part, "agent_id": page.agent_id, "file": name, "digest": digest})
         assets = []
         for number, asset in enumerate(converted.assets):
@@ -163,8 +191,8 @@ class Cache:
     # ------------------------------------------------------------ pages
 
     def page_key(self, markdown: str, url: str, markdown_settings: str, digest: str | None = None) -> str:
-        """The key of a page's HTML; ``digest``, when known, is ``markdown_digest(markdown)``."""
-        return fingerprint(self.settings, markdown_settings, url, digest or markdown_digest(markdown))
+        """The key of a page's HTML; ``digest``, when known, is ``text_digest(markdown)``."""
+        return fingerprint(self.settings, markdown_settings, url, digest or text_digest(markdown))
 
     def _html_file(self, key: str, suffix: str) -> Path:
         return self.root / "html" / key[:2] / f"{key}{suffix}"

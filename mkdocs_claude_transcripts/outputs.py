@@ -18,10 +18,8 @@ output.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import os
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,6 +29,8 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
+
+from .cache import fingerprint, text_digest
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -43,40 +43,14 @@ TEMPLATES = {
 
 # What MkDocs itself puts in a page's context; anything else was added by a plugin.
 _BASE_CONTEXT = frozenset({"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE})  # fmt: skip
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
-
-
-def stable(value: Any, depth: int = 0) -> Any:
-    """``value`` as plain JSON data that is the same from one process to the next
-    (functions named, objects without their address in memory)."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if depth > 12:
-        return type(value).__name__
-    if isinstance(value, Mapping):
-        return {str(key): stable(item, depth + 1) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [stable(item, depth + 1) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((stable(item, depth + 1) for item in value), key=repr)
-    if isinstance(value, type) or callable(value) and hasattr(value, "__qualname__"):
-        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
-    if hasattr(value, "config") and isinstance(value.config, Mapping):  # a plugin
-        return {"plugin": type(value).__qualname__, "config": stable(value.config, depth + 1)}
-    return _ADDRESS.sub("", repr(value))
-
-
-def digest(*parts: Any) -> str:
-    text = repr(stable(parts))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment) -> str:
     """Everything of the site that the theme's template may write into any page."""
     theme = config.theme
     custom, dated = _theme_files(theme.dirs)
-    return digest(
+    return fingerprint(
         {key: value for key, value in config.items() if key != "plugins"},
         {name: plugin for name, plugin in config.plugins.items()},
         theme.name, dict(theme), theme.dirs, custom, _versions(theme.name),
@@ -95,8 +69,8 @@ def page_digest(site: str, page: Page, context: Mapping[str, Any], toc: Any, tem
     neighbours = [(p.title, p.url) if p is not None else None for p in (page.previous_page, page.next_page)]
     added = {key: value for key, value in context.items() if key not in _BASE_CONTEXT}
     if content is None:
-        content = hashlib.sha256((page.content or "").encode("utf-8", "surrogatepass")).hexdigest()
-    return digest(
+        content = text_digest(page.content or "")
+    return fingerprint(
         site, template, page.file.src_uri, page.url, page.title, page.meta, toc, neighbours, page.edit_url,
         page.canonical_url, str(page.file.inclusion), added, content,
     )  # fmt: skip

@@ -39,7 +39,7 @@ from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import meta
 
 from . import outputs
-from .cache import Cache, CachedPage
+from .cache import Cache, CachedPage, fingerprint
 from .render.markdown import OUTPUT_END, OUTPUT_START
 from .rendering import WarningCount, body_key, in_two, render_in_two
 from .search import Spool
@@ -62,7 +62,6 @@ class _State:
     path: str | None = None  # where its HTML waits to be written
     in_cache: bool = False  # it waits in the cache: what is made of it can be kept there
     shown: str | None = None  # the HTML brought back, to tell whether a plugin changed it
-    brought: str | None = None  # the same, while the template is chosen
     full: str | None = None  # the whole HTML, while the search plugin reads the text
     search_meta: Any = None  # the page's own ``search`` setting, while it is set to exclude
     excluded: bool = False  # indexed here: the search plugin is told to pass over it
@@ -112,13 +111,14 @@ class Pages:
         unchanged = markdown is page.markdown and page.file.src_uri in self._read
         digest = self.digests.get(page.file.src_uri) if unchanged else None
         state = self._states[page.file.src_uri] = _State(self.cache.page_key(markdown, page.url, self.markdown_settings, digest))
-        if in_two(markdown):  # the HTML of its messages stays in the cache (even when a worker made it)
+        two = in_two(markdown)
+        if two:  # the HTML of its messages stays in the cache (even when a worker made it)
             self.cache.keep(body_key(markdown, page.url, self.cache, self.markdown_settings))
         state.cached = self.cache.load_page(state.key)
         if state.cached is None:
             state.warnings = WarningCount()
             logging.getLogger("mkdocs").addHandler(state.warnings)
-            if in_two(markdown):
+            if two:
                 page.render = functools.partial(render_in_two, page, cache=self.cache, settings=self.markdown_settings)  # type: ignore[method-assign]
             return markdown
         page.render = functools.partial(_rendered_before, page)  # type: ignore[method-assign]
@@ -169,7 +169,7 @@ class Pages:
         state = self._states.get(page.file.src_uri)
         if state is not None and state.path is not None:
             with open(state.path, encoding="utf-8") as handle:
-                page.content = state.shown = state.brought = handle.read()
+                page.content = state.shown = handle.read()
 
     def search_view(self, page: Page) -> None:
         """Before the search plugin reads the page: its text alone (or nothing, when
@@ -178,12 +178,12 @@ class Pages:
         if state is None or not page.content:
             return
         same = state.in_cache and page.content is state.shown  # no plugin changed it
-        state.full, state.shown = page.content, None
+        state.full = page.content
         setting = page.meta.get("search")
         setting = setting if isinstance(setting, dict) else {}
         indexed_here = self.spool is not None and not setting.get("exclude")
         # The entries of a page indexed before, from the same text, are known.
-        key = outputs.digest(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if indexed_here and same else None
+        key = fingerprint(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if indexed_here and same else None
         entries = self.cache.load_entries(key) if key else None
         text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
         if text is None:
@@ -235,8 +235,8 @@ class Pages:
             return
         content = page.content or ""
         # The HTML of the cache, as no plugin changed it, is known by its key.
-        same = state.in_cache and content is state.brought
-        state.brought = None
+        same = state.in_cache and content is state.shown
+        state.shown = None
         key = outputs.page_digest(self._site, page, context, toc_to_json(page.toc), state.template, state.key if same else None)
         kept = self.cache.load_output(key)
         if kept is not None:
