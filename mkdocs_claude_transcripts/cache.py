@@ -5,10 +5,12 @@ Its entries, each a folder or a file named by a key:
 * a session: its pages (Markdown), images, nav entry, problems and redaction
   counts, keyed by the session's files (path, size, modification time) and by
   everything that shapes the output (the plugin's code and options);
-* a page's HTML, with its table of contents and anchors (and, once the page has
-  been indexed, the text the search index is given), keyed by the page's Markdown,
-  its URL and the Markdown configuration: ``<key>.html`` beside ``<key>.json``
-  (and ``<key>.search``);
+* a page's HTML, with its table of contents, anchors and sections (and, once the
+  page has been indexed, the text the search index is given), keyed by the page's
+  Markdown, its URL and the Markdown configuration: ``<key>.html`` beside
+  ``<key>.json`` (and ``<key>.search``); and for each URL, the key of the page last
+  rendered there, whose sections a page that changed takes (``rendering.py``):
+  ``<key of the URL>.url``;
 * the entries a page gives Material's search index: ``<key>.entries``;
 * a whole page as the theme's template wrote it, keyed by everything the template
   is given (``outputs.py``): ``<key>.page``, what comes before the page's HTML and
@@ -104,6 +106,15 @@ class StoredPage:
 class CachedPage:
     toc: list[dict[str, Any]]
     anchors: list[str]
+
+
+@dataclass
+class Section:
+    """A section of a page's HTML (rendering.py)."""
+
+    digest: str  # of its Markdown ("": never taken for another page's)
+    length: int  # of its HTML
+    anchors: list[str]  # the anchors it holds
 
 
 @dataclass
@@ -222,11 +233,42 @@ class Cache:
     def has_html(self, key: str) -> bool:
         return self._html_file(key, ".json").exists()
 
-    def store_html(self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str]) -> None:
+    def store_html(
+        self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str], sections: list[Section] | None = None, url: str = "", markdown_settings: str = ""
+    ) -> None:
+        """Keep a page's HTML; with its ``sections``, as the page last rendered at ``url``."""
         _write_atomically(self._html_file(key, ".html"), html)
-        _write_atomically(self._html_file(key, ".json"), json.dumps({"toc": toc, "anchors": anchors}))
+        data: dict[str, Any] = {"toc": toc, "anchors": anchors}
+        if sections:
+            data["sections"] = [[section.digest, section.length, section.anchors] for section in sections]
+        _write_atomically(self._html_file(key, ".json"), json.dumps(data))
         self._html_file(key, ".search").unlink(missing_ok=True)
         self._used_pages.add(key)
+        if sections:
+            record = self.url_key(url, markdown_settings)
+            _write_atomically(self._html_file(record, ".url"), key)
+            self._used_pages.add(record)
+
+    def url_key(self, url: str, markdown_settings: str) -> str:
+        """The key of what is kept for a URL (keep it with ``keep``)."""
+        return fingerprint(self.settings, markdown_settings, url, "url")
+
+    def load_sections(self, url: str, markdown_settings: str) -> dict[str, tuple[str, list[str]]]:
+        """The sections of the page last rendered at ``url``: digest of its Markdown ->
+        (its HTML, its anchors)."""
+        try:
+            key = self._html_file(self.url_key(url, markdown_settings), ".url").read_text(encoding="utf-8")
+            sections = json.loads(self._html_file(key, ".json").read_text(encoding="utf-8"))["sections"]
+            html = self.read_html(key)
+        except (OSError, ValueError, KeyError):
+            return {}
+        kept: dict[str, tuple[str, list[str]]] = {}
+        at = 0
+        for digest, length, anchors in sections:
+            if digest:
+                kept[digest] = (html[at : at + length], anchors)
+            at += length + 1  # and the line between two
+        return kept if at == len(html) + 1 else {}
 
     def load_search_text(self, key: str) -> str | None:
         """The text a page's HTML gives the search index, when kept before."""

@@ -17,8 +17,9 @@
   wait on disk (``search.py``).
 * **Whole pages from the cache.** A page the theme's template would write as it
   did before is written from the cache (``outputs.py``).
-* **A first page in two.** The first page of a long conversation is rendered in two
-  parts, the HTML of its messages kept by itself (``rendering.py``).
+* **In sections.** A page that changed is rendered in the sections whose Markdown
+  did: the top of a conversation that goes on, the messages added to its last page
+  (``rendering.py``).
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import meta
 
 from . import outputs
-from .cache import Cache, CachedPage, fingerprint
+from .cache import Cache, CachedPage, Section, fingerprint
 from .render.markdown import OUTPUT_END, OUTPUT_START
-from .rendering import WarningCount, body_key, in_two, render_in_two
+from .rendering import WarningCount, render
 from .search import Spool
 from .toc import toc_from_json, toc_to_json
 
@@ -66,6 +67,7 @@ class _State:
     search_meta: Any = None  # the page's own ``search`` setting, while it is set to exclude
     excluded: bool = False  # indexed here: the search plugin is told to pass over it
     warnings: WarningCount | None = None  # of MkDocs, while the page is rendered
+    sections: list[Section] | None = None  # of its HTML, once rendered
     template: str | None = None  # its own template, when its output may come from the cache
     output_key: str | None = None  # of its output, to keep once the template has written it
 
@@ -111,18 +113,18 @@ class Pages:
         unchanged = markdown is page.markdown and page.file.src_uri in self._read
         digest = self.digests.get(page.file.src_uri) if unchanged else None
         state = self._states[page.file.src_uri] = _State(self.cache.page_key(markdown, page.url, self.markdown_settings, digest))
-        two = in_two(markdown)
-        if two:  # the HTML of its messages stays in the cache (even when a worker made it)
-            self.cache.keep(body_key(markdown, page.url, self.cache, self.markdown_settings))
+        self.cache.keep(self.cache.url_key(page.url, self.markdown_settings))
         state.cached = self.cache.load_page(state.key)
         if state.cached is None:
             state.warnings = WarningCount()
             logging.getLogger("mkdocs").addHandler(state.warnings)
-            if two:
-                page.render = functools.partial(render_in_two, page, cache=self.cache, settings=self.markdown_settings)  # type: ignore[method-assign]
+            page.render = functools.partial(self._render, page, state)  # type: ignore[method-assign]
             return markdown
         page.render = functools.partial(_rendered_before, page)  # type: ignore[method-assign]
         return ""
+
+    def _render(self, page: Page, state: _State, config: MkDocsConfig, files: Files) -> None:
+        state.sections = render(page, config, files, self.cache, self.markdown_settings)
 
     def content(self, html: str, page: Page) -> str:
         """First of the plugins: the page's HTML from the cache, or into it."""
@@ -141,7 +143,8 @@ class Pages:
             logging.getLogger("mkdocs").removeHandler(state.warnings)
             if state.warnings.count:
                 return html  # not kept: rendered again, and warns again, next time
-            self.cache.store_html(state.key, html, toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
+            anchors = sorted(page.present_anchor_ids or ())
+            self.cache.store_html(state.key, html, toc_to_json(page.toc), anchors, state.sections, page.url, self.markdown_settings)
         state.rendered = html
         return html
 

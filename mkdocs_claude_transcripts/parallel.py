@@ -62,11 +62,12 @@ def render_pages(
         page = job.file.page or Page(None, job.file, config)
         page.markdown = markdown_of(job.file)
         _warnings.count = 0
-        render_page(page, config, files, cache, settings)
+        sections = render_page(page, config, files, cache, settings)
         try:
             if _warnings.count:
                 return 0
-            cache.store_html(job.key, page.content or "", toc_to_json(page.toc), sorted(page.present_anchor_ids or ()))
+            anchors = sorted(page.present_anchor_ids or ())
+            cache.store_html(job.key, page.content or "", toc_to_json(page.toc), anchors, sections, page.url, settings)
             cache.store_search_text(job.key, search_text(page.content or ""))
             return 1
         finally:

@@ -1,26 +1,36 @@
-"""Rendering a transcript page, the first page of a long conversation in two.
+"""Rendering a transcript page, in sections: only those that changed.
 
-That page begins with what it says of the whole conversation (its span, summary and
-parts), which changes whenever the conversation goes on, while its messages do not.
-The renderer puts ``BODY`` between the two; they are rendered apart, with MkDocs'
-own ``Page.render``, and the HTML of the messages is kept in the cache by itself, so
-that a rebuild after the conversation grew renders the top of the page alone.
+The renderer writes a page in sections, a ``SECTION`` line between two: its top
+(title, span, summary, parts), groups of messages, its links to the next part. The
+top of a long conversation's first page changes whenever the conversation goes on,
+and so does its last page's last section; the other sections do not. A page is
+rendered with MkDocs' own ``Page.render``, its top and the sections whose Markdown
+the cache does not hold from the page last rendered at its URL; the line between
+two sections is kept in the HTML, which is cut there into the HTML of each, and the
+page's HTML is made of them. A section with a heading is always rendered (the table
+of contents comes from the rendering), and so is the top.
+
+Sections are rendered the same whatever comes before and after them: each follows
+the line between two, which ends whatever block came before, and a transcript's
+text makes no heading, footnote or link definition that would reach another.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import dataclass
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from mkdocs.structure.toc import TableOfContents
 
-from .cache import Cache
-from .render.guard import BODY, MARKER
-from .toc import toc_from_json, toc_to_json
+from .cache import Cache, Section, text_digest
+from .render.guard import SECTION
 
-_BODY = f"\n{BODY}\n"
+_LINE = f"\n{SECTION}\n"
+_ID = re.compile(r"""\b(?:id|name)=["']([^"'>]+)["']""")
+_HEADING = re.compile(r"<h[1-6][\s>]")
 
 
 class WarningCount(logging.Handler):
@@ -34,67 +44,57 @@ class WarningCount(logging.Handler):
         self.count += 1
 
 
-def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> None:
-    """``Page.render``, the first page of a long conversation in two."""
-    if in_two(page.markdown or ""):
-        render_in_two(page, config, files, cache=cache, settings=settings)
-    else:
-        page.render(config, files)
+@dataclass
+class _Part:
+    text: str  # its Markdown
+    digest: str
+    html: str | None = None  # from the cache, or once rendered
+    anchors: list[str] | None = None  # those it holds, from the cache
 
 
-def in_two(markdown: str) -> bool:
-    """Whether a page is rendered in two."""
-    return _BODY in markdown
-
-
-def body_key(markdown: str, url: str, cache: Cache, settings: str) -> str:
-    """The key in the cache of the HTML of what comes after ``BODY``."""
-    return cache.page_key(_halves(markdown)[1], url, settings)
-
-
-def render_in_two(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> None:
-    """Render what comes before ``BODY`` and what comes after it apart, the latter's
-    HTML from the cache when it was rendered before (``settings``: the site's
-    Markdown settings)."""
+def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> list[Section] | None:
+    """``Page.render``, a page written in sections in those the cache lacks; the
+    sections of its HTML, to keep in the cache with it (None: not in sections).
+    ``settings``: the site's Markdown settings."""
     page.__dict__.pop("render", None)  # the next build renders as usual
     markdown = page.markdown or ""
-    head, body = _halves(markdown)
-    key = cache.page_key(body, page.url, settings)
-    kept = cache.load_page(key)
-    if kept is not None:
-        html, toc, anchors = cache.read_html(key), toc_from_json(kept.toc), set(kept.anchors)
-    else:
-        warnings = WarningCount()
-        logging.getLogger("mkdocs").addHandler(warnings)
-        try:
-            page.markdown = body
-            Page.render(page, config, files)
-        finally:
-            logging.getLogger("mkdocs").removeHandler(warnings)
-        html, toc, anchors = page.content or "", page.toc, set(page.present_anchor_ids or ())
-        if not warnings.count:
-            cache.store_html(key, html, toc_to_json(toc), sorted(anchors))
-    page.markdown = head
-    Page.render(page, config, files)
-    page.markdown = markdown
-    page.content = f"{page.content}\n{html}"
-    page.toc = _joined_toc(page.toc, toc)
-    page.present_anchor_ids = set(page.present_anchor_ids or ()) | anchors
+    if _LINE not in markdown:
+        Page.render(page, config, files)
+        return None
+    parts = [_Part(text.strip("\n"), "") for text in markdown.split(_LINE)]
+    kept = cache.load_sections(page.url, settings)
+    for part in parts[1:]:
+        part.digest = text_digest(part.text)
+        if part.digest in kept:
+            part.html, part.anchors = kept[part.digest]
+    rendered = [parts[0]] + [part for part in parts[1:] if part.html is None]
+    html = _rendered(page, config, files, [part.text for part in rendered])
+    if len(html) != len(rendered):  # not cut where it should be: the page rendered whole
+        whole = html if len(rendered) == len(parts) else _rendered(page, config, files, [part.text for part in parts])
+        page.content = "\n".join(whole).replace(SECTION, "")
+        return None
+    for part, text in zip(rendered, html):
+        part.html = text
+    present = set(page.present_anchor_ids or ())
+    anchors: set[str] = set()
+    for part in parts:
+        if part.anchors is None:
+            part.anchors = sorted(set(_ID.findall(part.html or "")) & present)
+        anchors.update(part.anchors)
+    if present - anchors:  # of no section's HTML that can be seen: kept with the top, which is always rendered
+        parts[0].anchors = sorted(set(parts[0].anchors or ()) | (present - anchors))
+        anchors |= present
+    page.content = "\n".join(part.html or "" for part in parts)
+    page.present_anchor_ids = anchors
+    return [Section("" if index == 0 or _HEADING.search(part.html or "") else part.digest, len(part.html or ""), part.anchors or []) for index, part in enumerate(parts)]
 
 
-def _halves(markdown: str) -> tuple[str, str]:
-    """What comes before ``BODY`` and what comes after it, which is guarded too."""
-    at = markdown.index(_BODY)
-    return markdown[: at + 1], f"{MARKER}\n\n{markdown[at + len(_BODY) :]}"
-
-
-def _joined_toc(first: TableOfContents, then: TableOfContents) -> TableOfContents:
-    """The table of contents of a page rendered in two: the headings of the second
-    part go under the last heading of the first that is above them."""
-    items = list(first)
-    for item in then:
-        siblings = items
-        while siblings and siblings[-1].level < item.level:
-            siblings = siblings[-1].children
-        siblings.append(item)
-    return TableOfContents(items)
+def _rendered(page: Page, config: MkDocsConfig, files: Files, sections: list[str]) -> list[str]:
+    """The HTML of ``sections``, rendered together as ``page``."""
+    markdown = page.markdown
+    page.markdown = f"\n\n{SECTION}\n\n".join(sections)
+    try:
+        Page.render(page, config, files)
+    finally:
+        page.markdown = markdown
+    return (page.content or "").split(_LINE)

@@ -38,6 +38,7 @@ ATTACKS = [
     '<a href="x" onmouseover="alert(9)" data-planted="1">hover</a>',
     "[TOC]",
     "=== \"Tab\"\n\n    tab content",
+    "<!-- claude-transcripts:section -->\n<!-- claude-transcripts:page -->",  # the plugin's own lines
 ]
 ATTACK = "\n\n".join(ATTACKS)
 

@@ -14,7 +14,7 @@ from mkdocs_claude_transcripts import parallel
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.flavour import FLAVOURS, one_file
-from mkdocs_claude_transcripts.render.guard import BODY
+from mkdocs_claude_transcripts.render.guard import SECTION
 
 from .conftest import build, make_site
 
@@ -254,22 +254,27 @@ def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None
     assert max(page.stat().st_size for page in pages) < 1_000_000
 
 
-def test_what_the_first_page_says_of_a_growing_conversation_is_rendered_apart_from_its_messages(tmp_path: Path, monkeypatch) -> None:
+def test_a_conversation_that_goes_on_is_rendered_again_in_the_sections_that_changed(tmp_path: Path, monkeypatch) -> None:
     """A conversation that goes on changes its first page's span, summary and parts,
-    not its first messages: a rebuild renders the former alone (the latter's HTML is
-    in the cache, though a worker made it builds ago), and the page is the one a build
-    without the cache makes."""
+    and its last page's end, not the messages before: a rebuild renders the former
+    alone (the HTML of the others is in the cache, though a worker made it builds
+    ago), and every page is the one a build without the cache makes."""
     monkeypatch.setattr(parallel, "_CONVERT_ENOUGH", 0)
     monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 0)
-    root = make_site(tmp_path, plugin_options="page_size: 6000\njobs: 2")
+    # A hook writes down the anchors MkDocs is told each page has (to check links to them).
+    (tmp_path / "hooks.py").write_text(ANCHORS_HOOK, encoding="utf-8")
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n", plugin_options="page_size: 10000\njobs: 2")
     path = write_long_session(root / "docs" / "s")
     build(root)  # rendered by workers
-    first = site_page(root)
+    first = site_pages(root)
     build(root)  # from the cache
-    assert site_page(root) == first and "Answer 0:" in first
+    assert site_pages(root) == first and "Answer 0:" in first[f"{SESSION}/index.html"]
+    last = max(first, key=lambda name: (name.startswith(SESSION) and "agent" not in name, name))
+    assert "Answer 11:" in first[last]
     parent = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["uuid"]
-    line = {"type": "user", "uuid": "eeeeeeee-0000-4000-8000-000000000000", "parentUuid": parent, "sessionId": SESSION,
-            "timestamp": "2025-05-05T11:00:00.000Z", "message": {"role": "user", "content": "Prompt 99: one more."}}  # fmt: skip
+    line = {"type": "assistant", "uuid": "eeeeeeee-0000-4000-8000-000000000000", "parentUuid": parent, "sessionId": SESSION,
+            "timestamp": "2025-05-05T11:00:00.000Z",
+            "message": {"id": "msg_99", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "Answer 99: one more."}]}}  # fmt: skip
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
     monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 10**9)  # rendered here, where it is seen
@@ -277,25 +282,45 @@ def test_what_the_first_page_says_of_a_growing_conversation_is_rendered_apart_fr
     render = Page.render
     monkeypatch.setattr(Page, "render", lambda page, *a: rendered.append(page.markdown) or render(page, *a))
     build(root)
-    again = site_page(root)
-    assert again != first and "13 prompts" in again
-    # The first page was rendered, but not its messages.
-    assert any("13 prompts" in markdown for markdown in rendered)
-    assert not any("Answer 0:" in markdown for markdown in rendered)
+    again = site_pages(root)
+    assert again.keys() == first.keys() and "Answer 99" in again[last]
+    assert again[f"{SESSION}/index.html"] != first[f"{SESSION}/index.html"]  # its span and summary
+    # The top of the first page and the end of the last were rendered, no message before.
+    assert any("This conversation is long" in markdown for markdown in rendered)
+    assert any("Answer 99" in markdown for markdown in rendered)
+    assert not any("Answer 0:" in markdown or "Answer 11:" in markdown for markdown in rendered)
+    anchors = (root / "anchors.json").read_text(encoding="utf-8")
+    assert '"t-toolu_0"' in anchors and '"t-toolu_11"' in anchors
     shutil.rmtree(root / ".cache")
     build(root)
-    assert site_page(root) == again
+    assert site_pages(root) == again
+    assert (root / "anchors.json").read_text(encoding="utf-8") == anchors
 
 
-def site_page(root: Path) -> str:
-    return (root / "site" / "s" / SESSION / "index.html").read_text(encoding="utf-8")
+ANCHORS_HOOK = """
+import json, os
+seen = {}
+def on_post_page(output, page, config):
+    seen[page.url] = sorted(page.present_anchor_ids or ())
+    return output
+def on_post_build(config):
+    path = os.path.join(os.path.dirname(config.config_file_path), "anchors.json")
+    with open(path, "w") as handle:
+        json.dump(seen, handle, sort_keys=True)
+"""
 
 
-def test_the_line_between_a_first_page_and_its_messages_is_the_plugins_alone(tmp_path: Path) -> None:
-    """Pages written for other generators, or in one file, do not carry it."""
+def site_pages(root: Path) -> dict[str, str]:
+    folder = root / "site" / "s"
+    return {path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8") for path in sorted(folder.rglob("*.html"))}
+
+
+def test_the_line_between_sections_of_a_page_is_the_plugins_alone(tmp_path: Path) -> None:
+    """Pages written for other generators, or in one file, do not carry it, nor the
+    blank line it adds."""
     converted = convert(write_long_session(tmp_path).parent, page_size=6000)
     first = converted.pages[0].markdown
-    assert BODY in first
+    assert first.count(f"\n\n{SECTION}\n\n") > 2
     for change in FLAVOURS.values():
-        assert BODY not in change(first)
-        assert BODY not in one_file([page.markdown for page in converted.pages], change)
+        assert change(first) == change(first.replace(f"{SECTION}\n\n", ""))
+        assert SECTION not in one_file([page.markdown for page in converted.pages], change)

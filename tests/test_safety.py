@@ -96,7 +96,8 @@ def test_attack_text_is_shown_literally_inside_its_block(attacked: tuple[Path, l
               if block.find(class_="admonition-title").get_text().strip() in (prompt, prompt + " (continued)")]  # fmt: skip
     text = "".join(block.get_text() for block in pieces)
     for attack in ('<script data-planted="1">alert(1)</script>', "</div></details></div></article></body>",
-                   '{{ config.site_name }}', "--8<--", "[ref]: javascript:alert(6)", "x" * 6000):  # fmt: skip
+                   '{{ config.site_name }}', "--8<--", "[ref]: javascript:alert(6)", "x" * 6000,
+                   "<!-- claude-transcripts:section -->", "<!-- claude-transcripts:page -->"):  # fmt: skip
         assert attack in text, attack
     # the blocks after the prompt are still there, each where it belongs
     blocks = [block for soup in parts for block in soup.select("article > .admonition, article > details")]

@@ -17,7 +17,7 @@ import html
 import re
 from collections.abc import Callable, Iterator
 
-from .guard import BODY, MARKER
+from .guard import MARKER, SECTION
 from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
@@ -32,13 +32,13 @@ _PAGE_LINK = re.compile(r"(?<!\\)(!?)\[((?:\\.|[^\]\\])*)\]\((?!https?://|mailto
 
 def portable(markdown: str) -> str:
     """Material Markdown any site with pymdownx.superfences can render."""
-    return "\n".join(_fences([line for line in markdown.split("\n") if line != BODY], github=False))
+    return "\n".join(_fences(_without_sections(markdown.split("\n")), github=False))
 
 
 def github(markdown: str) -> str:
     """GitHub-flavoured Markdown, without Material's syntax."""
-    lines = _without_front_matter(markdown.split("\n"))
-    lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, BODY, OUTPUT_START, OUTPUT_END)]
+    lines = _without_sections(_without_front_matter(markdown.split("\n")))
+    lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END)]
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     return _outside_fences(text, lambda line: _ANCHOR_LINK.sub(lambda found: found[1], line))  # their permalinks are gone
 
@@ -107,7 +107,21 @@ def _outside_fences(text: str, change: Callable[[str], str]) -> str:
 
 def without_front_matter(markdown: str) -> str:
     """A page without its front matter and the markers of the plugin's pages (for a single file)."""
-    return "\n".join(line for line in _without_front_matter(markdown.split("\n")) if line.strip() not in (MARKER, BODY))
+    return "\n".join(line for line in _without_sections(_without_front_matter(markdown.split("\n"))) if line.strip() != MARKER)
+
+
+def _without_sections(lines: list[str]) -> list[str]:
+    """``lines`` without the lines between sections of a page (and the blank line
+    after each), which only the plugin's own rendering uses."""
+    kept: list[str] = []
+    after = False
+    for line in lines:
+        if line == SECTION or (after and not line):
+            after = line == SECTION
+            continue
+        after = False
+        kept.append(line)
+    return kept
 
 
 def _without_front_matter(lines: list[str]) -> list[str]:

@@ -21,10 +21,10 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 MARKER = "<!-- claude-transcripts:page -->"
-# On the first page of a long conversation, the line between what it says of the
-# whole conversation and its first messages: the plugin renders the two apart (and
-# writes neither this line nor any other raw HTML of a page).
-BODY = "<!-- claude-transcripts:body -->"
+# The line between two sections of a page (its top, groups of messages, its links to
+# the next part): it is kept in the HTML, where the plugin cuts the page into the
+# HTML of each section (rendering.py), then takes it out. No other raw HTML is.
+SECTION = "<!-- claude-transcripts:section -->"
 
 # The raw HTML the renderer itself writes: the permalink of a message (the inline
 # pattern sees its opening and closing tags one at a time), and the comments
@@ -57,6 +57,19 @@ class _Marker(Preprocessor):
             blocks["html_block"].run = lambda lines: lines  # type: ignore[method-assign]
         self.md.inlinePatterns.register(_GuardedHtml(HTML_RE, self.md), "html", 90)
         return lines[1:]
+
+
+class _Sections(Preprocessor):
+    """On a guarded page, each ``SECTION`` line becomes that comment in the HTML.
+
+    Only the plugin writes it: what a transcript says is escaped, or indented in a
+    block, and never a line of its own at the start of a line."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not getattr(self.md, "ct_guard", False):
+            return lines
+        stash = self.md.htmlStash
+        return [stash.store(SECTION) if line == SECTION else line for line in lines]
 
 
 class _GuardedHtml(HtmlInlineProcessor):
@@ -99,6 +112,7 @@ class GuardExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         md.ct_guard = False  # type: ignore[attr-defined]
         md.preprocessors.register(_Marker(md), "ct_guard", 35)
+        md.preprocessors.register(_Sections(md), "ct_sections", 29)  # once whitespace is normalised
         md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
 
 

@@ -14,7 +14,7 @@ from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .cut import cut, cut_at
-from .guard import BODY, MARKER
+from .guard import MARKER, SECTION
 from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
 from .summary import subagent_links, summary
@@ -133,14 +133,27 @@ def _pages(
             lines += head()
         if many:
             lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
-        if many and number == 1:
-            lines += [BODY, ""]  # what comes before changes as the conversation goes on
-        body = [line for _, chunk in part for line in chunk]
-        lines += body or meta("This file holds no messages.")
+        lines += _sections(part, ctx.options.page_size // 16) or meta("This file holds no messages.")
         if many:
-            lines += [""] + _part_links(number, uris, parts, page_uri)
+            lines += ["", SECTION, ""] + _part_links(number, uris, parts, page_uri)
         pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))
     return pages
+
+
+def _sections(part: list[Chunk], size: int) -> list[str]:
+    """The messages of a page in sections of about ``size`` characters, each after a
+    ``SECTION`` line: a page whose top or last messages change (a conversation going
+    on) is rendered again in those sections alone (rendering.py). Sections are made
+    from the first message on, so that messages added at the end leave the others."""
+    lines: list[str] = []
+    filled = size
+    for _, chunk in part:
+        if filled >= size:
+            lines += ["", SECTION, ""]
+            filled = 0
+        lines += chunk
+        filled += sum(len(line) for line in chunk)
+    return lines
 
 
 def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int]]]) -> list[list[Chunk]]:
