@@ -16,6 +16,17 @@ def _patterns(default: str) -> c.PathSpec:
     return option
 
 
+class _AutoOrBool(c.Choice):
+    """``auto``, or yes or no: ``true`` and ``false`` as YAML writes them (booleans)
+    or as strings."""
+
+    def __init__(self) -> None:
+        super().__init__(("auto", "true", "false"), default="auto")
+
+    def run_validation(self, value: object) -> str:
+        return super().run_validation(str(value).lower() if isinstance(value, bool) else value)
+
+
 class TranscriptsConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Turn the plugin off without removing it: transcripts are then left as plain files."""
@@ -81,7 +92,7 @@ class TranscriptsConfig(base.Config):
     """Shorten home folders in transcript text (`/Users/alice/`, `/home/alice/`,
     `C:\\Users\\alice\\`) to `~/`."""
 
-    prune_nav = c.Choice(("auto", "true", "false"), default="auto")
+    prune_nav = _AutoOrBool()
     """Material renders the whole nav into every page, which grows with the square of
     the number of pages. `auto` turns on Material's `navigation.prune` (each page
     carries only its own branch of the nav) when the site has more than 100

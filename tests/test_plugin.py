@@ -151,3 +151,12 @@ def test_an_unknown_time_zone_stops_the_build_with_its_name(tmp_path: Path, capl
     with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
         build(site_with_examples(tmp_path, options="timezone: Mars/Olympus"))
     assert "timezone 'Mars/Olympus' is not a time zone name" in caplog.text
+
+
+@pytest.mark.parametrize(("value", "pruned"), [("true", True), ('"true"', True), ("false", False), ("auto", False)])
+def test_prune_nav_takes_yes_or_no_as_yaml_writes_them(tmp_path: Path, value: str, pruned: bool) -> None:
+    """``prune_nav: true`` (a YAML boolean) is the same as ``"true"``; ``auto`` prunes
+    only a site of many transcript pages (this one has a few)."""
+    root = site_with_examples(tmp_path, options=f"prune_nav: {value}")
+    config = soup(build(root) / "index.html").select_one("#__config").get_text()
+    assert ('"navigation.prune"' in config) is pruned
