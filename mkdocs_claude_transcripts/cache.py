@@ -12,6 +12,8 @@ Its entries, each a folder or a file named by a key:
   rendered there, whose sections a page that changed takes (``rendering.py``):
   ``<key of the URL>.url``;
 * the entries a page gives Material's search index: ``<key>.entries``;
+* for each transcript file, the memo of its last conversion (``memo.py``), which
+  the next one takes: ``memos/<key of the file>.json``;
 * a whole page as the theme's template wrote it, keyed by everything the template
   is given (``outputs.py``): ``<key>.page``, what comes before the page's HTML and
   what comes after it (the HTML itself is known by the key).
@@ -39,7 +41,8 @@ from typing import Any
 
 from mkdocs.utils import meta
 
-from .pipeline import Converted, NavEntry, Row
+from .memo import Memo
+from .pipeline import Converted, NavEntry, Redactor, RenderOptions, Row, convert_session
 from .report import Level, Problem
 from .transcript.discovery import SessionSource
 
@@ -134,6 +137,7 @@ class Cache:
         self.settings = settings
         self._used: set[Path] = set()  # session folders
         self._used_pages: set[str] = set()  # keys of pages
+        self._used_memos: set[str] = set()
 
     # ------------------------------------------------------------ sessions
 
@@ -198,6 +202,29 @@ class Cache:
         os.replace(work, final)
         self._used.add(final)
         return _session_from_json(data, final)
+
+    def convert(self, source: SessionSource, key: str, options: RenderOptions, redactor: Redactor) -> StoredSession:
+        """Convert a session into the cache under ``key``, with the memo of its last
+        conversion."""
+        memo = self.load_memo(source)
+        stored = self.store_session(key, convert_session(source, options, redactor, memo))
+        _write_atomically(self._memo_file(source), memo.to_json())
+        return stored
+
+    def _memo_file(self, source: SessionSource) -> Path:
+        name = fingerprint(self.settings, source.src_uri, "memo")
+        self._used_memos.add(name)
+        return self.root / "memos" / f"{name}.json"
+
+    def load_memo(self, source: SessionSource) -> Memo:
+        try:
+            return Memo.from_json(self._memo_file(source).read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, TypeError):
+            return Memo()
+
+    def keep_memo(self, source: SessionSource) -> None:
+        """Keep a session's memo at the end of this build, though it was not converted."""
+        self._memo_file(source)
 
     # ------------------------------------------------------------ pages
 
@@ -317,6 +344,9 @@ class Cache:
         for folder in (self.root / "sessions").glob("*"):
             if folder not in self._used and not folder.name.startswith(".tmp-"):
                 shutil.rmtree(folder, ignore_errors=True)
+        for path in (self.root / "memos").glob("*.json"):
+            if path.stem not in self._used_memos:
+                path.unlink(missing_ok=True)
         for path in (self.root / "html").glob("*/*"):
             if path.name.split(".", 1)[0] not in self._used_pages and not path.name.startswith(".tmp-"):
                 path.unlink(missing_ok=True)

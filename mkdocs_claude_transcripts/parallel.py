@@ -26,7 +26,7 @@ from mkdocs.structure.pages import Page
 
 from .cache import Cache
 from .pages import markdown_of
-from .pipeline import SessionSource, convert_session
+from .pipeline import SessionSource
 from .redact import Redactor
 from .render.context import RenderOptions
 from .rendering import WarningCount
@@ -40,7 +40,7 @@ def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: Rend
 
     def convert(job: tuple[SessionSource, str]) -> int:
         source, key = job
-        cache.store_session(key, convert_session(source, options, redactor))
+        cache.convert(source, key, options, redactor)
         return 1
 
     return _each(sorted(sources, key=lambda job: -job[0].size()), convert, workers, lambda job: job[0].size(), _CONVERT_ENOUGH)

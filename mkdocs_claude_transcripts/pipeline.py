@@ -16,6 +16,7 @@ from . import model as m
 from .build import build_session
 from .insights.export import export, to_json
 from .insights.stats import Row, figures_of, row_of
+from .memo import Memo
 from .redact import Redactor
 from .render import layout
 from .render.context import Asset, RenderOptions
@@ -28,6 +29,7 @@ __all__ = [
     "Converted",
     "NavEntry",
     "Redactor",
+    "RenderOptions",
     "Row",
     "SessionSource",
     "SourceFile",
@@ -61,11 +63,19 @@ class Converted:
     redactions: Counter[str] = field(default_factory=Counter)
 
 
-def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None) -> Converted:
-    built = build_session(source, options.hidden(), redactor)
+def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None, memo: Memo | None = None) -> Converted:
+    """The pages of a session and what the site shows of it; with a ``memo`` of its
+    last conversion (memo.py), which this one updates."""
+    if redactor is not None:
+        redactor.memo = memo
+    try:
+        built = build_session(source, options.hidden(), redactor)
+    finally:
+        if redactor is not None:
+            redactor.memo = None
     session = built.session
     figures = figures_of(session)
-    rendered = render_session(session, options, figures if options.summary else None)
+    rendered = render_session(session, options, figures if options.summary else None, memo)
     assets = rendered.assets
     if options.export:
         orphan = source.orphan_agent.agent_id if source.orphan_agent else None

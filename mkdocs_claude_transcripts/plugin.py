@@ -35,7 +35,6 @@ from .pipeline import (
     Row,
     SessionSource,
     SourceFile,
-    convert_session,
     discover,
     redacted_jsonl,
     session_of,
@@ -203,7 +202,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         assert self.cache is not None and self.pages is not None
         stored = self.cache.load_session(key)
         if stored is None:
-            stored = self.cache.store_session(key, convert_session(source, self.options, self.redactor))
+            stored = self.cache.convert(source, key, self.options, self.redactor)
+        self.cache.keep_memo(source)
         for problem in stored.problems:
             log.log(logging.INFO if problem.level is Level.INFO else logging.WARNING, str(problem))
         if stored.redactions:

@@ -13,7 +13,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .memo import Memo
 
 # kind -> pattern. Where a pattern has a group named "secret", only that part is
 # replaced (the password in a URL, the token after "Bearer").
@@ -84,6 +87,8 @@ class Redactor:
     # Long texts already seen since the last take_counts (a tool's output often comes
     # twice in a transcript): text -> (result, what was replaced in it).
     _seen: dict[str, tuple[str, Counter[str]]] = field(default_factory=dict, repr=False)
+    # While a session is converted: the long texts known to hold no secret (memo.py).
+    memo: Memo | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         patterns = {**PATTERNS, **self.extra} if self.enabled else {}
@@ -103,23 +108,32 @@ class Redactor:
         seen = self._seen.get(value)
         if seen is None:
             before = self.counts.copy()
-            seen = self._seen[value] = (self._text(value), self.counts - before)
+            seen = self._seen[value] = (self._text(value, self.memo), self.counts - before)
         else:
             self.counts.update(seen[1])
         return seen[0]
 
-    def _text(self, value: str) -> str:
-        if self._rules:
-            lowered = value.lower()
-            hits = {word for word in self._words if word in lowered} if self._any_word.search(lowered) else set()
-            if hits or self._always:
-                value = self._redact(value, hits)
+    def _text(self, value: str, memo: Memo | None = None) -> str:
+        if self._rules and memo is None:
+            value = self._secrets_out(value)
+        elif self._rules and memo is not None:
+            digest = memo.digest(value)
+            if not memo.is_clean(digest):
+                redacted = self._secrets_out(value)
+                if redacted == value:
+                    memo.found_clean(digest)
+                value = redacted
         if self.shorten_home:
             if "/Users/" in value or "/home/" in value:
                 value = _HOME.sub(_home, value)
             if ":\\Users\\" in value:
                 value = _WINDOWS_HOME.sub(_home, value)
         return value
+
+    def _secrets_out(self, value: str) -> str:
+        lowered = value.lower()
+        hits = {word for word in self._words if word in lowered} if self._any_word.search(lowered) else set()
+        return self._redact(value, hits) if hits or self._always else value
 
     def _redact(self, value: str, hits: set[str]) -> str:
         for kind, pattern, triggers in self._rules:

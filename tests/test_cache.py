@@ -12,9 +12,11 @@ import pytest
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.structure.pages import Page
 
+from mkdocs_claude_transcripts import cache as cache_module
 from mkdocs_claude_transcripts import outputs, parallel
-from mkdocs_claude_transcripts import plugin as plugin_module
 from mkdocs_claude_transcripts.pages import Pages
+from mkdocs_claude_transcripts.redact import Redactor
+from mkdocs_claude_transcripts.render import messages as messages_module
 from mkdocs_claude_transcripts.search import Spool
 
 from .conftest import ROOT, build, copy_tree, make_site
@@ -33,13 +35,13 @@ def site_root(tmp_path: Path) -> Path:
 def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The sessions each build converts (the others come from the cache)."""
     done: list[str] = []
-    convert = plugin_module.convert_session
+    convert = cache_module.convert_session
 
     def counting(source, *args, **kwargs):
         done.append(source.src_uri)
         return convert(source, *args, **kwargs)
 
-    monkeypatch.setattr(plugin_module, "convert_session", counting)
+    monkeypatch.setattr(cache_module, "convert_session", counting)
     return done
 
 
@@ -100,6 +102,36 @@ def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversi
     site = build(site_root)
     assert conversions == [f"t/{S1}.jsonl"]
     assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_transcript_that_grew_is_converted_with_what_its_last_conversion_found(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its messages rendered before are not rendered again, nor its long texts searched
+    for secrets again (memo.py); the site is the one a build without the cache makes;
+    the memo of a transcript that left the site goes with it."""
+    rendered: list[str] = []
+    searched: list[int] = []
+    render, search = messages_module.render_message, Redactor._secrets_out
+    monkeypatch.setattr(messages_module, "render_message", lambda message, ctx: rendered.append(type(message).__name__) or render(message, ctx))
+    monkeypatch.setattr(Redactor, "_secrets_out", lambda self, value: searched.append(len(value)) or search(self, value))
+    build(site_root)
+    assert len(rendered) > 20 and max(searched) >= 512
+    rendered.clear()
+    searched.clear()
+    path = site_root / "docs" / "t" / f"{S1}.jsonl"
+    line = {"type": "user", "uuid": "99999999-0000-4000-8000-000000000000", "sessionId": S1,
+            "timestamp": "2025-11-04T09:59:00.000Z", "message": {"role": "user", "content": "One more question, appended."}}  # fmt: skip
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    grown = html_of(build(site_root))
+    assert rendered == ["Prompt"] and max(searched) < 512
+    memos = site_root / ".cache" / "claude-transcripts" / "memos"
+    assert len(list(memos.glob("*.json"))) == 3
+    shutil.rmtree(site_root / ".cache")
+    assert html_of(build(site_root)) == grown
+    path.unlink()
+    shutil.rmtree(path.with_suffix(""))  # its subagents
+    build(site_root)
+    assert len(list(memos.glob("*.json"))) == 2
 
 
 def test_other_options_convert_everything_again(site_root: Path, conversions: list[str]) -> None:

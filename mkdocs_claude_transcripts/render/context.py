@@ -8,11 +8,12 @@ import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 from zoneinfo import ZoneInfo
 
 from .. import model as m
+from ..memo import Memo
 from . import layout
 from .markdown import folded, unsearched
 
@@ -78,10 +79,19 @@ class PageContext:
     published: bool = True  # the session's pages are in the site (False: an excerpt of one that is not)
     anchor_prefix: str = ""  # before each message id (excerpts of several sessions share a page)
     permalinks_to: str | None = None  # the page permalinks lead to (an excerpt's: its session's); None: this one
+    memo: Memo | None = None  # the Markdown of messages rendered before (memo.py)
+    images: int = 0  # how many images were written
     _agents: dict[str, m.Agent] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._agents = {a.id: a for a in self.session.agents}
+
+    @cached_property
+    def memo_context(self) -> str:
+        """What a message's Markdown depends on besides the message (for ``memo``)."""
+        agents = {agent.id: agent.title for agent in self.session.agents}
+        facts = (repr(self.options), self.session.source, self.session.cwd, agents, self.page, self.agent.id if self.agent else None)
+        return repr((*facts, self.published, self.anchor_prefix, self.permalinks_to))
 
     def output(self, text: str, lang: str = "text", first_line: int | None = None, fold: int = 1) -> list[str]:
         """Tool output: folded when long, and out of the search index unless configured."""
@@ -121,6 +131,7 @@ class PageContext:
         Images become files, not inline data: inline base64 would bloat the page
         and the search index.
         """
+        self.images += 1
         if image.url or not self.published:
             return None
         extension = _EXTENSIONS.get(image.media_type)

@@ -37,7 +37,7 @@ def message_chunks(messages: list[m.AnyMessage], ctx: PageContext) -> list[tuple
             last_part[response_id] = index
     chunks: list[tuple[m.Message, list[str]]] = []
     for index, message in enumerate(messages):
-        lines = render_message(message, ctx)
+        lines = _remembered(message, ctx)
         response_id = getattr(message, "response_id", None)
         if response_id and last_part.get(response_id) == index and ctx.options.response_usage:
             lines += _usage(ctx.responses.get(response_id))
@@ -47,6 +47,21 @@ def message_chunks(messages: list[m.AnyMessage], ctx: PageContext) -> list[tuple
 
 def messages_markdown(messages: list[m.AnyMessage], ctx: PageContext) -> list[str]:
     return [line for _, lines in message_chunks(messages, ctx) for line in lines]
+
+
+def _remembered(message: m.Message, ctx: PageContext) -> list[str]:
+    """``render_message``, from the memo when the message was rendered before (one
+    that shows images is rendered again: they are files to write)."""
+    if ctx.memo is None:
+        return render_message(message, ctx)
+    key = ctx.memo.block_key(message, ctx.memo_context)
+    lines = ctx.memo.block(key)
+    if lines is None:
+        images = ctx.images
+        lines = render_message(message, ctx)
+        if ctx.images == images:
+            ctx.memo.keep_block(key, lines)
+    return lines
 
 
 def render_message(message: m.Message, ctx: PageContext) -> list[str]:

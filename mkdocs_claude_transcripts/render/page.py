@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .. import model as m
+from ..memo import Memo
 from ..insights.stats import Stats
 from . import layout
 from .context import Asset, PageContext, RenderOptions
@@ -39,19 +40,19 @@ Chunk = tuple[m.Message, list[str]]
 Figures = Mapping[str | None, Stats]  # statistics by agent id; None for the session
 
 
-def render_session(session: m.Session, options: RenderOptions, stats: Figures | None = None) -> RenderedSession:
+def render_session(session: m.Session, options: RenderOptions, stats: Figures | None = None, memo: Memo | None = None) -> RenderedSession:
     """The pages of a session: its own, then its subagents', each in parts when long.
 
     Messages are rendered once, then grouped into parts; every page of a session is
     in the same folder, so a message renders the same on any of them. An agent's
     page links back to the part of its parent that holds the call that started it.
     With ``stats`` (by agent id, None for the session), each first page starts with
-    a summary.
+    a summary. With a ``memo``, a message rendered before is not rendered again.
     """
     assets: dict[str, Asset] = {}
     source = session.source
     found: dict[str, str] = {}  # anchor -> page that holds it
-    main = PageContext(options, session, layout.session_page(source), assets=assets)
+    main = PageContext(options, session, layout.session_page(source), assets=assets, memo=memo)
     pages = _pages(
         session.messages,
         main,
@@ -63,7 +64,7 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
         found=found,
     )
     for agent in _parents_first(session.agents):
-        ctx = PageContext(options, session, layout.agent_page(source, agent.id), agent=agent, assets=assets)
+        ctx = PageContext(options, session, layout.agent_page(source, agent.id), agent=agent, assets=assets, memo=memo)
         pages += _pages(
             agent.messages,
             ctx,
