@@ -29,7 +29,9 @@ from .cache import Cache, Section, text_digest
 from .render.guard import SECTION
 
 _LINE = f"\n{SECTION}\n"
-_ID = re.compile(r"""\b(?:id|name)=["']([^"'>]+)["']""")
+# Ids and names of a section's HTML (what MkDocs counts as anchors), each found by its
+# own literal beginning: much faster than one pattern for both.
+_IDS = (re.compile(r"""id=["']([^"'>]+)["']"""), re.compile(r"""name=["']([^"'>]+)["']"""))
 _HEADING = re.compile(r"<h[1-6][\s>]")
 
 
@@ -79,7 +81,7 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     anchors: set[str] = set()
     for part in parts:
         if part.anchors is None:
-            part.anchors = sorted(set(_ID.findall(part.html or "")) & present)
+            part.anchors = sorted({found for pattern in _IDS for found in pattern.findall(part.html or "")} & present)
         anchors.update(part.anchors)
     if present - anchors:  # of no section's HTML that can be seen: kept with the top, which is always rendered
         parts[0].anchors = sorted(set(parts[0].anchors or ()) | (present - anchors))

@@ -153,7 +153,7 @@ def _sections(part: list[Chunk], size: int) -> list[str]:
             lines += ["", SECTION, ""]
             filled = 0
         lines += chunk
-        filled += sum(len(line) for line in chunk)
+        filled += sum(map(len, chunk))
     return lines
 
 
