@@ -37,16 +37,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.utils import meta
 
+from .listing import NavEntry, Row
 from .memo import Memo
-from .pipeline import Converted, NavEntry, Redactor, RenderOptions, Row, convert_session
 from .report import Level, Problem
 from .transcript.discovery import SessionSource
 
+if TYPE_CHECKING:
+    from .pipeline import Converted, Redactor, RenderOptions
+
 _PACKAGE = Path(__file__).parent
+
+
+def convert_session(*args: Any, **kwargs: Any) -> Converted:
+    """``pipeline.convert_session``, loaded once a session is to be converted: a build
+    whose sessions are all in the cache does without the content model."""
+    from .pipeline import convert_session as convert
+
+    return convert(*args, **kwargs)
 
 
 def code_fingerprint() -> str:
@@ -195,7 +206,7 @@ class Cache:
                 for p in report.problems
             ],
             "redactions": dict(converted.redactions),
-            "row": converted.row.model_dump(mode="json"),
+            "row": converted.row.to_json(),
         }
         (work / "session.json").write_text(json.dumps(data), encoding="utf-8")
         shutil.rmtree(final, ignore_errors=True)
@@ -378,6 +389,6 @@ def _session_from_json(data: dict[str, Any], folder: Path) -> StoredSession:
         ],
         assets=[(a["src_uri"], str(folder / a["file"])) for a in data["assets"]],
         problems=[Problem(p["path"], p["line"], p["message"], Level(p["level"])) for p in data["problems"]],
-        row=Row.model_validate(data["row"]),
+        row=Row.from_json(data["row"]),
         redactions=Counter(data["redactions"]),
     )

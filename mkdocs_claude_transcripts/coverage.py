@@ -20,8 +20,8 @@ from .render.tools import GENERIC, view_for
 from .report import FileReport
 from .transcript.census import Census
 from .transcript.discovery import sniff_file
-from .transcript.raw import KNOWN_TYPES, METADATA_TYPES
 from .transcript.reader import read_entries
+from .transcript.types import KNOWN_TYPES, METADATA_TYPES
 
 CATALOGUE: dict[str, frozenset[str]] = {
     "entry": KNOWN_TYPES,

@@ -18,13 +18,14 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from . import model as m
-from .render.excerpt import ExcerptError, Look, Range, excerpt
 from .render.markdown import fence_end, fence_open
+
+if TYPE_CHECKING:
+    from . import model as m
 
 NAME = "claude-transcript"
 _KEYS = {"path", "from", "to", "turns", "search", "thinking", "tool_calls", "link"}
@@ -40,9 +41,10 @@ class Found:
 Loader = Callable[[list[str]], "Found | None"]  # the src_uris a path may name -> the first session found
 
 
-def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str]] = excerpt, **options: Any) -> tuple[str, list[str]]:
-    """``markdown`` of the page ``page`` with its excerpt blocks replaced; and the
-    problems found, one message each."""
+def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str]] | None = None, **options: Any) -> tuple[str, list[str]]:
+    """``markdown`` of the page ``page`` with its excerpt blocks replaced (by
+    ``render``, ``render/excerpt.py`` unless given); and the problems found, one
+    message each."""
     if NAME not in markdown:
         return markdown, []
     lines = markdown.split("\n")
@@ -59,6 +61,9 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
         end = fence_end(lines, i, opened["fence"])
         block = lines[i : end + 1]
         if opened["info"].strip() == NAME:
+            from .render.excerpt import ExcerptError, excerpt  # the content model, for pages that show excerpts
+
+            render = render or excerpt
             count += 1
             body = [line[len(opened["indent"]) :] for line in lines[i + 1 : end]]
             try:
@@ -75,6 +80,8 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
 
 
 def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]], prefix: str, options: Any) -> list[str]:
+    from .render.excerpt import ExcerptError, Look, Range
+
     try:
         spec = yaml.safe_load(text) if text.strip() else None
     except yaml.YAMLError as error:

@@ -16,7 +16,7 @@ from typing import Any
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
-from .pipeline import NavEntry
+from .listing import NavEntry
 
 
 def rewrite_config(items: Any, entries: dict[str, NavEntry]) -> Any:

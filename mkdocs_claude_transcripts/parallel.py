@@ -26,17 +26,19 @@ from mkdocs.structure.pages import Page
 
 from .cache import Cache
 from .pages import markdown_of
-from .pipeline import SessionSource
 from .redact import Redactor
 from .render.context import RenderOptions
 from .rendering import WarningCount
 from .rendering import render as render_page
 from .toc import toc_to_json
+from .transcript.discovery import SessionSource
 from .workers import in_workers
 
 
 def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> int:
     """Convert each source into the cache under its key; how many were."""
+    if sources:
+        from . import pipeline  # noqa: F401 (the content model, loaded once, before the workers are forked)
 
     def convert(job: tuple[SessionSource, str]) -> int:
         source, key = job

@@ -10,16 +10,17 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from importlib import resources
 
 from . import model as m
 from .build import build_session
 from .insights.export import export, to_json
-from .insights.stats import Row, figures_of, row_of
+from .insights.stats import figures_of, row_of
+from .listing import NavEntry, Row
 from .memo import Memo
 from .redact import Redactor
 from .render import layout
 from .render.context import Asset, RenderOptions
+from .render.layout import stylesheet
 from .render.page import Page, page_title, render_session, tags_of
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
@@ -40,15 +41,6 @@ __all__ = [
     "session_of",
     "stylesheet",
 ]
-
-
-@dataclass
-class NavEntry:
-    """A page and the pages nested under it in the nav: a session and its subagents."""
-
-    title: str
-    page: str
-    children: list[NavEntry] = field(default_factory=list)
 
 
 @dataclass
@@ -93,11 +85,6 @@ def session_of(source: SessionSource, options: RenderOptions, redactor: Redactor
 def convert(found: Discovery, options: RenderOptions, redactor: Redactor | None = None) -> Iterator[Converted]:
     for source in found.sessions:
         yield convert_session(source, options, redactor)
-
-
-def stylesheet() -> bytes:
-    """The plugin's stylesheet, to publish at ``layout.STYLESHEET``."""
-    return resources.files(__package__).joinpath("assets/claude-transcripts.css").read_bytes()
 
 
 def redacted_jsonl(path: str, redactor: Redactor) -> bytes:

@@ -29,25 +29,17 @@ from . import __version__, nav, parallel, workers
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .embed import Found, embed
+from .listing import NavEntry, Row
 from .pages import Pages
-from .pipeline import (
-    NavEntry,
-    Row,
-    SessionSource,
-    SourceFile,
-    discover,
-    redacted_jsonl,
-    session_of,
-    stylesheet,
-)
 from .redact import Redactor, check_pattern
 from .render import layout
 from .render.context import RenderOptions, zone
 from .render.fences import FENCES
 from .render.index import index_page
-from .render.layout import STYLESHEET
+from .render.layout import STYLESHEET, stylesheet
 from .report import Level
 from .search import Spool, material_search
+from .transcript.discovery import SessionSource, SourceFile, discover
 
 log = get_plugin_logger("claude-transcripts")
 
@@ -269,6 +261,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 continue
             files.remove(file)
             if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
+                from .pipeline import redacted_jsonl  # the raw models, when transcripts are published
+
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
 
     def _embed(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -286,6 +280,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 return self._excerpted[src_uri]
             source = self._sources.get(src_uri)
             if source is not None:
+                from .pipeline import session_of  # the content model, for pages that show excerpts
+
                 session = session_of(source, self.options, self.redactor)
                 found = self._excerpted[src_uri] = Found(session, published=src_uri in self.by_source)
                 return found

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -132,6 +134,19 @@ def test_a_transcript_that_grew_is_converted_with_what_its_last_conversion_found
     shutil.rmtree(path.with_suffix(""))  # its subagents
     build(site_root)
     assert len(list(memos.glob("*.json"))) == 2
+
+
+def test_a_build_with_nothing_to_convert_does_without_the_content_model(site_root: Path) -> None:
+    """Its sessions come from the cache: the typed model (pydantic) is not even loaded,
+    which is a third of the plugin's start-up."""
+    build(site_root)
+    script = (
+        "import sys; from mkdocs.commands.build import build; from mkdocs.config import load_config; "
+        "build(load_config(sys.argv[1], site_dir=sys.argv[2])); "
+        "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'mkdocs_claude_transcripts.model'))))"
+    )
+    run = subprocess.run([sys.executable, "-c", script, str(site_root / "mkdocs.yml"), str(site_root / "site")], capture_output=True, text=True, check=True)
+    assert run.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_other_options_convert_everything_again(site_root: Path, conversions: list[str]) -> None:

@@ -45,7 +45,7 @@ def test_what_a_message_depends_on_besides_itself_is_in_its_key(tmp_path: Path) 
         handle.write(json.dumps({"type": "agent-name", "agentName": "Scout", "sessionId": SESSION}) + "\n")
     after = converted(folder, again(memo))
     assert what_it_shows(after) == what_it_shows(converted(folder))
-    session_pages = lambda result: "".join(page.markdown for page in result.pages if page.agent_id is None)  # noqa: E731
+    session_pages = lambda result: "".join(page.markdown for page in result.pages if page.agent_id is None)
     assert "Scout" not in session_pages(before) and "Scout" in session_pages(after)
     shutil.rmtree(folder / SESSION)
     gone = converted(folder, again(memo))

@@ -21,6 +21,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from .. import model as m
+from ..listing import Row
 from .categories import category, command_of, targets
 
 READS = frozenset({"read", "notebookread"})
@@ -190,21 +191,6 @@ def total(stats: Iterable[Stats]) -> Stats:
         if one.ended is not None and (out.ended is None or one.ended > out.ended):
             out.ended = one.ended
     return out
-
-
-class Row(BaseModel):
-    """A session in the transcripts index: its own figures and its subagents' together."""
-
-    page: str
-    title: str
-    started: datetime | None = None
-    duration_seconds: float | None = None
-    messages: int = 0
-    tool_calls: int = 0
-    errors: int = 0
-    subagents: int = 0
-    tokens: int = 0
-    tags: list[str] = Field(default_factory=list)
 
 
 def row_of(page: str, title: str, figures: Iterable[Stats], subagents: int, tags: list[str]) -> Row:

@@ -9,13 +9,15 @@ import posixpath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
-from .. import model as m
-from ..memo import Memo
 from . import layout
 from .markdown import folded, unsearched
+
+if TYPE_CHECKING:  # the options are read where the content model is not loaded
+    from .. import model as m
+    from ..memo import Memo
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from ..insights.stats import Row
+from ..listing import Row
 from . import layout
 from .context import RenderOptions
-from .markdown import heading, inline, link, meta, table
-from .page import front_matter
-from .summary import duration, plural
+from .markdown import front_matter, heading, inline, link, meta, table
+from .text import duration, plural
 
 TITLE = "Transcripts"
 HEADER = ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]

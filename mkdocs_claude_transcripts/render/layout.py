@@ -15,8 +15,14 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from importlib import resources
 
 STYLESHEET = "assets/claude-transcripts/claude-transcripts.css"  # where the plugin's stylesheet goes
+
+
+def stylesheet() -> bytes:
+    """The plugin's stylesheet, to publish at ``STYLESHEET``."""
+    return resources.files("mkdocs_claude_transcripts").joinpath("assets/claude-transcripts.css").read_bytes()
 
 
 def base(source: str) -> str:

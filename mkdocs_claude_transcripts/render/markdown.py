@@ -20,6 +20,7 @@ docs/safety.md lists exactly what is rendered as Markdown and what verbatim.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from xml.etree.ElementTree import Element
 from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
 
 from .fences import CODE, PLAIN
+from .guard import MARKER
 
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
 # never carry them, or it could bring back stashed HTML. Other control
@@ -95,6 +97,25 @@ def inline(text: str, limit: int | None = None) -> str:
     escaped = _INLINE_RE.sub(lambda m: _INLINE_ESCAPES[m.group()], text)
     # What would start a heading, a quote or a list if it came first on a line.
     return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
+
+
+def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
+    """The page's metadata, then the marker that turns on the guard (render/guard.py).
+
+    Themes print the title and tags into HTML unescaped (Material's nav and
+    ``<title>``), so they are HTML-escaped here; JSON strings are YAML strings, so
+    nothing can end the front matter early. ``render_macros: false`` keeps
+    mkdocs-macros away.
+    """
+    lines = ["---", f"title: {_yaml_text(title)}", "render_macros: false"]
+    if tags:
+        lines += ["tags:"] + [f"  - {_yaml_text(tag)}" for tag in tags]
+    return lines + ["---", MARKER, ""]
+
+
+def _yaml_text(text: str) -> str:
+    line = " ".join(clean(text).replace("\u2028", " ").replace("\u2029", " ").split())
+    return json.dumps(html.escape(line, quote=True), ensure_ascii=False)
 
 
 def heading(text: str) -> str:

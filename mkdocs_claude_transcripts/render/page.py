@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import html
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from .. import model as m
-from ..memo import Memo
 from ..insights.stats import Stats
+from ..memo import Memo
 from . import layout
 from .context import Asset, PageContext, RenderOptions
 from .cut import cut, cut_at
-from .guard import MARKER, SECTION
-from .markdown import block, bullets, clean, heading, inline, label, link, meta, snippet_guard, web_link
+from .guard import SECTION
+from .markdown import block, bullets, front_matter, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
 from .summary import subagent_links, summary
 
@@ -270,25 +268,6 @@ def tags_of(session: m.Session, wanted: tuple[str, ...]) -> list[str]:
         elif kind == "project" and session.cwd:
             tags.append(session.cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     return list(dict.fromkeys(tag for tag in tags if tag.strip()))
-
-
-def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
-    """The page's metadata, then the marker that turns on the guard (render/guard.py).
-
-    Themes print the title and tags into HTML unescaped (Material's nav and
-    ``<title>``), so they are HTML-escaped here; JSON strings are YAML strings, so
-    nothing can end the front matter early. ``render_macros: false`` keeps
-    mkdocs-macros away.
-    """
-    lines = ["---", f"title: {_yaml_text(title)}", "render_macros: false"]
-    if tags:
-        lines += ["tags:"] + [f"  - {_yaml_text(tag)}" for tag in tags]
-    return lines + ["---", MARKER, ""]
-
-
-def _yaml_text(text: str) -> str:
-    line = " ".join(clean(text).replace("\u2028", " ").replace("\u2029", " ").split())
-    return json.dumps(html.escape(line, quote=True), ensure_ascii=False)
 
 
 def _finish(lines: list[str], ctx: PageContext) -> str:

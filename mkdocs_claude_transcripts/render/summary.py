@@ -9,6 +9,7 @@ from .. import model as m
 from ..insights.stats import Stats, Verification
 from .context import PageContext, RenderOptions
 from .markdown import block, bullets, code, fields, inline, label, link, table
+from .text import duration, plural
 
 OVERVIEW = "ct-overview"
 LISTED = 10  # files shown per list; the rest are counted
@@ -70,18 +71,6 @@ def title(stats: Stats, options: RenderOptions) -> str:
     return " · ".join(parts)
 
 
-def duration(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return f"{int(seconds)} s"
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours} h {minutes:02d} min"
-    return f"{hours // 24} days {hours % 24} h"
-
-
 def _span(stats: Stats, options: RenderOptions) -> str:
     if stats.started is None or stats.ended is None:
         return ""
@@ -125,5 +114,3 @@ def _number(n: int) -> str:
     return f"{n:,}"
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -48,3 +48,19 @@ def first_line(text: str, width: int = 100) -> str:
         if line:
             return line if len(line) <= width else line[: width - 1] + "…"
     return ""
+
+
+def duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return f"{int(seconds)} s"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes:02d} min"
+    return f"{hours // 24} days {hours % 24} h"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .raw import KNOWN_TYPES
+from .types import KNOWN_TYPES
 
 _SNIFF_BYTES = 64 * 1024
 _MARKERS = ("sessionId", "leafUuid", "messageId", "parentUuid", "isSidechain", "aiTitle", "customTitle")

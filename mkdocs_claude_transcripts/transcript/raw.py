@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
 
+from .types import ENTRY_TYPES, METADATA_TYPES
+
 
 class Raw(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=False)
@@ -233,38 +235,11 @@ class UnknownEntry(Raw):
     type: Any = None
 
 
-METADATA_TYPES = frozenset(
-    {
-        "file-history-snapshot",
-        "last-prompt",
-        "mode",
-        "permission-mode",
-        "pr-link",
-        "agent-name",
-        "agent-color",
-        "agent-setting",
-        "tag",
-    }
-)
-
-_ENTRY_TAGS = {
-    "user",
-    "assistant",
-    "system",
-    "summary",
-    "ai-title",
-    "custom-title",
-    "attachment",
-    "queue-operation",
-    "progress",
-}
-
-KNOWN_TYPES = frozenset(_ENTRY_TAGS | METADATA_TYPES)
 
 
 def _entry_tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    if kind in _ENTRY_TAGS:
+    if kind in ENTRY_TYPES:
         return kind
     return "metadata" if kind in METADATA_TYPES else "unknown"
 

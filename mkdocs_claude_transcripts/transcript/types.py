@@ -1,0 +1,36 @@
+"""The entry types of Claude Code's transcripts, by name (the raw models are in
+``raw.py``; discovery tells a transcript by them without loading those)."""
+
+from __future__ import annotations
+
+# Entries that describe the session rather than say something in it.
+METADATA_TYPES = frozenset(
+    {
+        "file-history-snapshot",
+        "last-prompt",
+        "mode",
+        "permission-mode",
+        "pr-link",
+        "agent-name",
+        "agent-color",
+        "agent-setting",
+        "tag",
+    }
+)
+
+# Entries with a model of their own in raw.py.
+ENTRY_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "ai-title",
+        "custom-title",
+        "attachment",
+        "queue-operation",
+        "progress",
+    }
+)
+
+KNOWN_TYPES = frozenset(ENTRY_TYPES | METADATA_TYPES)
