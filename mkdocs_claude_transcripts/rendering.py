@@ -12,7 +12,9 @@ of contents comes from the rendering), and so is the top.
 
 Sections are rendered the same whatever comes before and after them: each follows
 the line between two, which ends whatever block came before, and a transcript's
-text makes no heading, footnote or link definition that would reach another.
+text makes no heading, footnote or link definition that would reach another. Where
+the line is not in the HTML (``pymdownx.striphtml`` takes comments out), the page is
+rendered whole.
 """
 
 from __future__ import annotations

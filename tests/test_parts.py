@@ -324,3 +324,22 @@ def test_the_line_between_sections_of_a_page_is_the_plugins_alone(tmp_path: Path
     for change in FLAVOURS.values():
         assert change(first) == change(first.replace(f"{SECTION}\n\n", ""))
         assert SECTION not in one_file([page.markdown for page in converted.pages], change)
+
+
+def test_a_site_that_strips_html_comments_has_its_pages_rendered_whole(tmp_path: Path) -> None:
+    """pymdownx.striphtml takes out the comment between two sections of a page: each
+    page is then rendered whole, and a rebuild gives the pages a build without the
+    cache gives."""
+    root = make_site(tmp_path, config="markdown_extensions:\n  - pymdownx.striphtml\n", plugin_options="page_size: 10000\njobs: 1")
+    path = write_long_session(root / "docs" / "s")
+    build(root)
+    first = site_pages(root)
+    assert "Answer 11:" in "".join(first.values()) and not any("claude-transcripts:section" in html for html in first.values())
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"type": "user", "uuid": "eeeeeeee-0000-4000-8000-000000000000", "sessionId": SESSION,
+                                 "timestamp": "2025-05-05T11:00:00.000Z", "message": {"role": "user", "content": "Prompt 99."}}) + "\n")  # fmt: skip
+    build(root)
+    again = site_pages(root)
+    shutil.rmtree(root / ".cache")
+    build(root)
+    assert site_pages(root) == again and "Prompt 99." in "".join(again.values())
