@@ -236,6 +236,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return
         self._add(files, config, File.generated(config, page, content=index_page(self.rows, page, self.options)))
+        if self.pages is not None:
+            self.pages.ours.add(page)  # its HTML and its output kept, like a session's
 
     def _prune_nav(self, config: MkDocsConfig, entries: int) -> None:
         if config.theme.name != "material" or self.config.prune_nav == "false":

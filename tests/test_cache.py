@@ -69,8 +69,8 @@ def test_a_rebuild_with_no_change_converts_nothing_and_gives_the_same_site(
     assert conversions == []
     assert second == first
     assert search_index(site_root / "site") == first_index  # the search text kept in the cache is the same
-    # Not one transcript page was rendered again: only the site's own and the transcripts index.
-    assert sorted(rendered) == ["index.md", "t/index.md"]
+    # Not one transcript page was rendered again, nor the transcripts index: only the site's own.
+    assert sorted(rendered) == ["index.md"]
 
 
 def test_what_other_plugins_make_of_a_page_is_written_and_searched_on_every_build(site_root: Path) -> None:
@@ -196,8 +196,8 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
         site = build(root)
         sites[jobs], indexes[jobs] = html_of(site), search_index(site)
     # With one job the build does everything itself; with two, the workers do (all
-    # pages of the sessions; the transcripts index is the build's).
-    assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1]) - 1]}
+    # pages of the sessions, and the transcripts index).
+    assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1])]}
     assert "t/index.html" in sites[1]
     assert sites[2] == sites[1]
     assert indexes[2] == indexes[1]
@@ -238,14 +238,14 @@ def test_a_rebuild_writes_unchanged_pages_and_their_search_entries_from_the_cach
     monkeypatch.setattr(Spool, "index", lambda spool, page: indexed.append(page.url) or index(spool, page))
     first = html_of(build(site_root))
     first_index = search_index(site_root / "site")
-    assert kept == [] and len(indexed) == len(first) - 1
+    assert kept == [] and len(indexed) == len(first)
     indexed.clear()
     second = html_of(build(site_root))
     assert second == first
     assert search_index(site_root / "site") == first_index
     assert indexed == []
-    # Every page of the sessions (the transcripts index is made at every build).
-    assert sorted(kept) == sorted(uri for uri in first if uri != "t/index.html")
+    # Every page of the sessions, and the transcripts index.
+    assert sorted(kept) == sorted(first)
 
 
 def _change_and_compare(site_root: Path, change: Callable[[], None]) -> tuple[dict[str, str], dict[str, str]]:
