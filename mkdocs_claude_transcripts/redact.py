@@ -114,21 +114,24 @@ class Redactor:
         return seen[0]
 
     def _text(self, value: str, memo: Memo | None = None) -> str:
-        if self._rules and memo is None:
-            value = self._secrets_out(value)
-        elif self._rules and memo is not None:
-            digest = memo.digest(value)
-            if not memo.is_clean(digest):
-                redacted = self._secrets_out(value)
-                if redacted == value:
-                    memo.found_clean(digest)
-                value = redacted
+        if self._rules:
+            value = self._secrets_out(value) if memo is None else self._remembered(value, memo)
         if self.shorten_home:
             if "/Users/" in value or "/home/" in value:
                 value = _HOME.sub(_home, value)
             if ":\\Users\\" in value:
                 value = _WINDOWS_HOME.sub(_home, value)
         return value
+
+    def _remembered(self, value: str, memo: Memo) -> str:
+        """``_secrets_out``, but not searched again when ``memo`` knows it free of secrets."""
+        digest = memo.digest(value)
+        if memo.is_clean(digest):
+            return value
+        redacted = self._secrets_out(value)
+        if redacted == value:
+            memo.found_clean(digest)
+        return redacted
 
     def _secrets_out(self, value: str) -> str:
         lowered = value.lower()
