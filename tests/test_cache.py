@@ -93,14 +93,20 @@ def test_what_other_plugins_make_of_a_page_is_written_and_searched_on_every_buil
         assert marked == {uri.removesuffix("index.html") for uri in pages}
 
 
-def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversions: list[str]) -> None:
-    build(site_root)
-    conversions.clear()
+def append_prompt(site_root: Path) -> Path:
+    """Append a prompt to the session S1, as Claude Code does; its file."""
     path = site_root / "docs" / "t" / f"{S1}.jsonl"
     line = {"type": "user", "uuid": "99999999-0000-4000-8000-000000000000", "sessionId": S1,
             "timestamp": "2025-11-04T09:59:00.000Z", "message": {"role": "user", "content": "One more question, appended."}}  # fmt: skip
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
+    return path
+
+
+def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversions: list[str]) -> None:
+    build(site_root)
+    conversions.clear()
+    path = append_prompt(site_root)
     site = build(site_root)
     assert conversions == [f"t/{S1}.jsonl"]
     assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
@@ -119,11 +125,7 @@ def test_a_transcript_that_grew_is_converted_with_what_its_last_conversion_found
     assert len(rendered) > 20 and max(searched) >= 512
     rendered.clear()
     searched.clear()
-    path = site_root / "docs" / "t" / f"{S1}.jsonl"
-    line = {"type": "user", "uuid": "99999999-0000-4000-8000-000000000000", "sessionId": S1,
-            "timestamp": "2025-11-04T09:59:00.000Z", "message": {"role": "user", "content": "One more question, appended."}}  # fmt: skip
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(line) + "\n")
+    path = append_prompt(site_root)
     grown = html_of(build(site_root))
     assert rendered == ["Prompt"] and max(searched) < 512
     memos = site_root / ".cache" / "claude-transcripts" / "memos"

@@ -63,7 +63,7 @@ class _Sections(Preprocessor):
     """On a guarded page, each ``SECTION`` line becomes that comment in the HTML.
 
     Only the plugin writes it: what a transcript says is escaped, or indented in a
-    block, and never a line of its own at the start of a line."""
+    block: never such a line of its own."""
 
     def run(self, lines: list[str]) -> list[str]:
         if not getattr(self.md, "ct_guard", False):
