@@ -106,7 +106,7 @@ def append_prompt(site_root: Path) -> Path:
 def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversions: list[str]) -> None:
     build(site_root)
     conversions.clear()
-    path = append_prompt(site_root)
+    append_prompt(site_root)
     site = build(site_root)
     assert conversions == [f"t/{S1}.jsonl"]
     assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
