@@ -128,7 +128,6 @@ class Section:
 
     digest: str  # of its Markdown ("": never taken for another page's)
     length: int  # of its HTML
-    anchors: list[str]  # the anchors it holds
 
 
 @dataclass
@@ -278,7 +277,7 @@ class Cache:
         _write_atomically(self._html_file(key, ".html"), html)
         data: dict[str, Any] = {"toc": toc, "anchors": anchors}
         if sections:
-            data["sections"] = [[section.digest, section.length, section.anchors] for section in sections]
+            data["sections"] = [[section.digest, section.length] for section in sections]
         _write_atomically(self._html_file(key, ".json"), json.dumps(data))
         self._html_file(key, ".search").unlink(missing_ok=True)
         self._used_pages.add(key)
@@ -291,20 +290,20 @@ class Cache:
         """The key of what is kept for a URL (keep it with ``keep``)."""
         return fingerprint(self.settings, markdown_settings, url, "url")
 
-    def load_sections(self, url: str, markdown_settings: str) -> dict[str, tuple[str, list[str]]]:
+    def load_sections(self, url: str, markdown_settings: str) -> dict[str, str]:
         """The sections of the page last rendered at ``url``: digest of its Markdown ->
-        (its HTML, its anchors)."""
+        its HTML."""
         try:
             key = self._html_file(self.url_key(url, markdown_settings), ".url").read_text(encoding="utf-8")
             sections = json.loads(self._html_file(key, ".json").read_text(encoding="utf-8"))["sections"]
             html = self.read_html(key)
         except (OSError, ValueError, KeyError):
             return {}
-        kept: dict[str, tuple[str, list[str]]] = {}
+        kept: dict[str, str] = {}
         at = 0
-        for digest, length, anchors in sections:
+        for digest, length in sections:
             if digest:
-                kept[digest] = (html[at : at + length], anchors)
+                kept[digest] = html[at : at + length]
             at += length + 1  # and the line between two
         return kept if at == len(html) + 1 else {}
 

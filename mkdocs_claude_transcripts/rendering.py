@@ -7,8 +7,9 @@ and so does its last page's last section; the other sections do not. A page is
 rendered with MkDocs' own ``Page.render``, its top and the sections whose Markdown
 the cache does not hold from the page last rendered at its URL; the line between
 two sections is kept in the HTML, which is cut there into the HTML of each, and the
-page's HTML is made of them. A section with a heading is always rendered (the table
-of contents comes from the rendering), and so is the top.
+page's HTML is made of them. A section with a heading of the table of contents is
+always rendered (the table of contents comes from the rendering), and so is the top;
+the anchors of a section taken from the cache are the ids in its HTML.
 
 Sections are rendered the same whatever comes before and after them: each follows
 the line between two, which ends whatever block came before, and a transcript's
@@ -21,20 +22,21 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink
 
 from .cache import Cache, Section, text_digest
 from .render.guard import SECTION
 
 _LINE = f"\n{SECTION}\n"
-# Ids and names of a section's HTML (what MkDocs counts as anchors), each found by its
+# Ids and names in a section's HTML (what MkDocs counts as anchors), each found by its
 # own literal beginning: much faster than one pattern for both.
 _IDS = (re.compile(r"""id=["']([^"'>]+)["']"""), re.compile(r"""name=["']([^"'>]+)["']"""))
-_HEADING = re.compile(r"<h[1-6][\s>]")
 
 
 class WarningCount(logging.Handler):
@@ -53,7 +55,7 @@ class _Part:
     text: str  # its Markdown
     digest: str
     html: str | None = None  # from the cache, or once rendered
-    anchors: list[str] | None = None  # those it holds, from the cache
+    kept: bool = False  # its HTML is the cache's
 
 
 def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, settings: str) -> list[Section] | None:
@@ -69,9 +71,9 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     kept = cache.load_sections(page.url, settings)
     for part in parts[1:]:
         part.digest = text_digest(part.text)
-        if part.digest in kept:
-            part.html, part.anchors = kept[part.digest]
-    rendered = [parts[0]] + [part for part in parts[1:] if part.html is None]
+        part.html = kept.get(part.digest)
+        part.kept = part.html is not None
+    rendered = [part for part in parts if not part.kept]
     html = _rendered(page, config, files, [part.text for part in rendered])
     if len(html) != len(rendered):  # not cut where it should be: the page rendered whole
         whole = html if len(rendered) == len(parts) else _rendered(page, config, files, [part.text for part in parts])
@@ -79,18 +81,29 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
         return None
     for part, text in zip(rendered, html):
         part.html = text
-    present = set(page.present_anchor_ids or ())
-    anchors: set[str] = set()
+    anchors = set(page.present_anchor_ids or ())
     for part in parts:
-        if part.anchors is None:
-            part.anchors = sorted({found for pattern in _IDS for found in pattern.findall(part.html or "")} & present)
-        anchors.update(part.anchors)
-    if present - anchors:  # of no section's HTML that can be seen: kept with the top, which is always rendered
-        parts[0].anchors = sorted(set(parts[0].anchors or ()) | (present - anchors))
-        anchors |= present
+        if part.kept:  # its anchors, as MkDocs finds them: ids (and names) in its HTML
+            anchors.update(found for pattern in _IDS for found in pattern.findall(part.html or ""))
     page.content = "\n".join(part.html or "" for part in parts)
     page.present_anchor_ids = anchors
-    return [Section("" if index == 0 or _HEADING.search(part.html or "") else part.digest, len(part.html or ""), part.anchors or []) for index, part in enumerate(parts)]
+    headed = {_holding(parts, item.id) for item in _items(page.toc)}
+    return [Section("" if index == 0 or index in headed else part.digest, len(part.html or "")) for index, part in enumerate(parts)]
+
+
+def _items(toc: Iterable[AnchorLink]) -> Iterator[AnchorLink]:
+    for item in toc:
+        yield item
+        yield from _items(item.children)
+
+
+def _holding(parts: list[_Part], anchor: str) -> int:
+    """The section whose HTML holds the element with id ``anchor`` (0 when none does)."""
+    for index, part in enumerate(parts):
+        html = part.html or ""
+        if f'id="{anchor}"' in html or f"id='{anchor}'" in html:
+            return index
+    return 0
 
 
 def _rendered(page: Page, config: MkDocsConfig, files: Files, sections: list[str]) -> list[str]:

@@ -343,3 +343,33 @@ def test_a_site_that_strips_html_comments_has_its_pages_rendered_whole(tmp_path:
     shutil.rmtree(root / ".cache")
     build(root)
     assert site_pages(root) == again and "Prompt 99." in "".join(again.values())
+
+
+HEADING_HOOK = """
+SECTION = "<!-- claude-transcripts:section -->"
+def on_page_markdown(markdown, page, config, files):
+    # A heading in the first section of messages of each transcript page.
+    if SECTION in markdown:
+        at = markdown.index(SECTION) + len(SECTION)
+        markdown = markdown[:at] + "\\n\\n## A heading of another plugin's\\n" + markdown[at:]
+    return markdown
+"""
+
+
+def test_a_section_with_a_heading_is_rendered_with_every_change_of_its_page(tmp_path: Path) -> None:
+    """The table of contents is the rendering's: a section holding a heading (here one
+    another plugin added) is never taken from the cache."""
+    (tmp_path / "hooks.py").write_text(HEADING_HOOK, encoding="utf-8")
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n", plugin_options="page_size: 10000\njobs: 1")
+    path = write_long_session(root / "docs" / "s")
+    build(root)
+    parent = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["uuid"]
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"type": "user", "uuid": "eeeeeeee-0000-4000-8000-000000000000", "parentUuid": parent, "sessionId": SESSION,
+                                 "timestamp": "2025-05-05T11:00:00.000Z", "message": {"role": "user", "content": "Prompt 99."}}) + "\n")  # fmt: skip
+    build(root)
+    again = site_pages(root)
+    assert all(html.count("a-heading-of-another-plugins") >= 2 for name, html in again.items() if name.startswith(SESSION))  # the heading, and the toc
+    shutil.rmtree(root / ".cache")
+    build(root)
+    assert site_pages(root) == again
