@@ -9,7 +9,9 @@ the next (``cache.py`` keeps one for each transcript file):
 * the texts in which no secret was found (long ones, known by a hash);
 * the Markdown of each message, known by a hash of the message (its class and every
   field, as the content model holds them once redacted) and of what else its
-  Markdown depends on (the options, the session's folder and subagents, the page).
+  Markdown depends on (the options, the session's folder and subagents, the page);
+* where a long message was cut into pieces (render/cut.py), known by a hash of its
+  Markdown.
 
 A memo keeps what the conversion that made it used, and nothing more.
 """
@@ -25,11 +27,15 @@ if TYPE_CHECKING:
 
 
 class Memo:
-    def __init__(self, clean: list[str] | None = None, blocks: dict[str, list[str]] | None = None) -> None:
+    def __init__(
+        self, clean: list[str] | None = None, blocks: dict[str, list[str]] | None = None, cuts: dict[str, list[list[int]]] | None = None
+    ) -> None:
         self._clean = set(clean or ())
         self._blocks = blocks or {}
+        self._cuts = cuts or {}
         self.clean: set[str] = set()  # those found, or used, this time
         self.blocks: dict[str, list[str]] = {}
+        self.cuts: dict[str, list[list[int]]] = {}
 
     @staticmethod
     def digest(text: str) -> str:
@@ -61,10 +67,25 @@ class Memo:
     def keep_block(self, key: str, lines: list[str]) -> None:
         self.blocks[key] = list(lines)
 
+    @staticmethod
+    def cut_key(lines: list[str], limit: int) -> str:
+        """The key of where ``lines`` are cut for pieces of at most ``limit``."""
+        return Memo.digest(f"{limit}\0{','.join(map(str, map(len, lines)))}\0" + "\n".join(lines))
+
+    def cut(self, key: str) -> list[list[int]] | None:
+        """Where lines were cut: the index of each piece's first line and its weight."""
+        pieces = self._cuts.get(key)
+        if pieces is not None:
+            self.cuts[key] = pieces
+        return pieces
+
+    def keep_cut(self, key: str, pieces: list[list[int]]) -> None:
+        self.cuts[key] = pieces
+
     def to_json(self) -> str:
-        return json.dumps({"clean": sorted(self.clean), "blocks": self.blocks})
+        return json.dumps({"clean": sorted(self.clean), "blocks": self.blocks, "cuts": self.cuts})
 
     @classmethod
     def from_json(cls, text: str) -> Memo:
         data: Any = json.loads(text)
-        return cls(data["clean"], data["blocks"])
+        return cls(data["clean"], data["blocks"], data.get("cuts"))

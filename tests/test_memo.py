@@ -10,11 +10,12 @@ from pathlib import Path
 
 from mkdocs_claude_transcripts.memo import Memo
 from mkdocs_claude_transcripts.pipeline import Converted, Redactor, SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.render import page as page_module
 from mkdocs_claude_transcripts.render.context import RenderOptions
 
-from .test_parts import SESSION, write_long_session
+from .test_parts import SESSION, write_big_messages, write_long_session
 
-OPTIONS = RenderOptions(page_size=10000)
+OPTIONS = RenderOptions(page_size=10000)  # long sessions in parts, long messages in pieces
 
 
 def converted(folder: Path, memo: Memo | None = None) -> Converted:
@@ -82,3 +83,19 @@ def test_a_memo_keeps_what_the_conversion_used(tmp_path: Path) -> None:
     stale = Memo(sorted(memo.clean) + ["0" * 32], {**memo.blocks, "f" * 32: ["stale"]})
     converted(folder, stale)
     assert stale.blocks == memo.blocks and stale.clean == memo.clean
+
+
+def test_long_messages_are_cut_where_they_were_before(tmp_path: Path, monkeypatch) -> None:
+    """Where a long message was cut into pieces comes from the memo: the pages are
+    those cutting it anew gives."""
+    folder = tmp_path / "s"
+    write_big_messages(folder, lines=1500)
+    memo = Memo()
+    first = converted(folder, memo)
+    assert len(first.pages) > 3 and memo.cuts
+    weighed: list[int] = []
+    cut = page_module.cut
+    monkeypatch.setattr(page_module, "cut", lambda lines, limit: weighed.append(len(lines)) or cut(lines, limit))
+    assert what_it_shows(converted(folder, again(memo))) == what_it_shows(first)
+    assert max(weighed, default=0) < 100  # long messages were not weighed again
+    assert what_it_shows(first) == what_it_shows(converted(folder))  # nor are they cut elsewhere than without a memo

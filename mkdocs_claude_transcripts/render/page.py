@@ -103,16 +103,17 @@ def _pages(
     tags: list[str] | None = None,
 ) -> list[Page]:
     # A message longer than half a page is cut into pieces (render/cut.py), so that no
-    # page holds much more than page_size.
+    # page holds much more than page_size; the lines of its pieces are made once the
+    # parts are known (_joined).
     chunks: list[Chunk] = []
     sizes: list[int] = []
     whole: dict[int, tuple[list[str], list[int]]] = {}  # a cut message: its lines, where its pieces start
     for message, lines in message_chunks(messages, ctx):
-        cut_up = cut(lines, ctx.options.page_size // 2)
-        if len(cut_up) > 1:
-            whole[id(message)] = (lines, [start for _, _, start in cut_up])
-        chunks += [(message, piece) for piece, _, _ in cut_up]
-        sizes += [size for _, size, _ in cut_up]
+        pieces = _cut(lines, ctx)
+        if len(pieces) > 1:
+            whole[id(message)] = (lines, [start for start, _ in pieces])
+        chunks += [(message, lines)] * len(pieces)
+        sizes += [weight for _, weight in pieces]
     parts = _joined(split(chunks, ctx.options.page_size, sizes), whole)
     uris = [uri(number) for number in range(1, len(parts) + 1)]
     for page_uri, part in zip(uris, parts):
@@ -139,6 +140,21 @@ def _pages(
     return pages
 
 
+def _cut(lines: list[str], ctx: PageContext) -> list[tuple[int, int]]:
+    """Where ``cut`` cuts a message for half a page: the index of each piece's first
+    line, and its weight; for a long message, from the memo when it was cut before."""
+    limit = ctx.options.page_size // 2
+    memo = ctx.memo
+    if memo is None or sum(map(len, lines)) < limit // 40:  # seldom cut, and quickly weighed
+        return [(start, weight) for _, weight, start in cut(lines, limit)]
+    key = memo.cut_key(lines, limit)
+    known = memo.cut(key)
+    if known is None:
+        known = [[start, weight] for _, weight, start in cut(lines, limit)]
+        memo.keep_cut(key, known)
+    return [(start, weight) for start, weight in known]
+
+
 def _sections(part: list[Chunk], size: int) -> list[str]:
     """The messages of a page in sections of about ``size`` characters, each after a
     ``SECTION`` line: a page whose top or last messages change (a conversation going
@@ -156,8 +172,8 @@ def _sections(part: list[Chunk], size: int) -> list[str]:
 
 
 def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int]]]) -> list[list[Chunk]]:
-    """``parts`` with the pieces of a cut message that are on one page made one piece
-    again: a message is cut only where a page ends."""
+    """``parts`` with the lines of the pieces of each cut message, those on one page
+    made one piece: a message is cut only where a page ends."""
     if not whole:
         return parts
     kept: dict[int, set[int]] = {key: set() for key in whole}  # the cuts kept, by message
