@@ -61,12 +61,20 @@ def convert_session(*args: Any, **kwargs: Any) -> Converted:
 
 
 def code_fingerprint() -> str:
-    """A hash of this package's code: a new version, or a change, invalidates the cache."""
+    """A hash of this package's code and of the versions of what renders its pages
+    (Python-Markdown, its extensions, Pygments): a new version, or a change,
+    invalidates the cache."""
+    import markdown
+    import pygments
+    import pymdownx
+
     digest = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*")):
         if path.suffix in (".py", ".css") and path.is_file():
             digest.update(path.relative_to(_PACKAGE).as_posix().encode())
             digest.update(path.read_bytes())
+    versions = (markdown.__version__, pygments.__version__, getattr(pymdownx, "__version__", ""))
+    digest.update(repr(versions).encode())
     return digest.hexdigest()
 
 

@@ -352,3 +352,10 @@ def test_a_theme_that_writes_the_build_date_has_its_pages_made_at_every_build(si
     build(site_root)
     build(site_root)
     assert kept == []
+
+
+@pytest.mark.parametrize("module", ["markdown", "pygments", "pymdownx"])
+def test_a_new_version_of_what_renders_pages_invalidates_the_cache(monkeypatch: pytest.MonkeyPatch, module: str) -> None:
+    before = cache_module.code_fingerprint()
+    monkeypatch.setattr(__import__(module), "__version__", "0.0.0")
+    assert cache_module.code_fingerprint() != before
