@@ -230,11 +230,10 @@ class Cache:
         return stored
 
     def _memo_file(self, source: SessionSource) -> Path:
-        name = fingerprint(self.settings, source.src_uri, "memo")
-        self._used_memos.add(name)
-        return self.root / "memos" / f"{name}.json"
+        return self.root / "memos" / f"{fingerprint(self.settings, source.src_uri, 'memo')}.json"
 
     def load_memo(self, source: SessionSource) -> Memo:
+        self.keep_memo(source)
         try:
             return Memo.from_json(self._memo_file(source).read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError, TypeError):
@@ -242,7 +241,7 @@ class Cache:
 
     def keep_memo(self, source: SessionSource) -> None:
         """Keep a session's memo at the end of this build, though it was not converted."""
-        self._memo_file(source)
+        self._used_memos.add(self._memo_file(source).stem)
 
     # ------------------------------------------------------------ pages
 

@@ -226,9 +226,7 @@ def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: Re
 
 
 def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
-    # The first page lists the parts above; its messages and this line below them do
-    # not change as the conversation grows.
-    links = [f"Part {number} of {len(parts)}" if number > 1 else "Part 1"]
+    links = [f"Part {number} of {len(parts)}"]
     if number > 1:
         links.append(link("← previous part", layout.relative(uris[number - 2], page)))
     if number < len(parts):

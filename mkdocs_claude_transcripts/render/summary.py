@@ -112,5 +112,3 @@ def subagent_links(ctx: PageContext) -> list[str]:
 
 def _number(n: int) -> str:
     return f"{n:,}"
-
-
