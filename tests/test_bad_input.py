@@ -144,3 +144,15 @@ def test_a_line_of_fifty_megabytes(tmp_path: Path) -> None:
     assert "what is in this screenshot?" in page and "prompt number 2" in page
     assert len(page) < 100_000  # the image is a file of its own, not inline data
     assert list((site / path.stem / "images").glob("*.png"))
+
+
+@pytest.mark.parametrize("first", [None, {"type": "summary", "summary": "Earlier work", "leafUuid": "0000"}], ids=["first", "after a summary"])
+def test_a_line_longer_than_what_is_sniffed_names_its_session_at_its_end(tmp_path: Path, first: dict | None) -> None:
+    """A transcript is told by its first lines; one longer than what is read of them,
+    whose session id comes after a long message, is read whole."""
+    long = {"type": "user", "message": {"role": "user", "content": "x" * 200_000}, "uuid": "u1", "sessionId": "s-late", "agentId": "a9"}
+    path = tmp_path / f"{SESSION.format(60)}.jsonl"
+    path.write_bytes(lines(*([first] if first else []), long, entry(2)))
+    found = discover([SourceFile(path.name, str(path))])
+    assert not found.strangers
+    assert [session.session_id for session in found.sessions] == ["s-late"]

@@ -15,6 +15,7 @@ from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, disc
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.flavour import FLAVOURS, one_file
 from mkdocs_claude_transcripts.render.guard import SECTION
+from mkdocs_claude_transcripts.render.markdown import LONG_CODE_LINE, LONG_LINE
 
 from .conftest import build, make_site
 
@@ -230,6 +231,18 @@ def test_a_link_into_a_message_cut_in_pieces_leads_to_the_piece_that_holds_it(tm
     assert BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser").find(id="t-toolu_late")
 
 
+def built_pages(tmp_path: Path, session: str, entries: list[dict]) -> list[Path]:
+    """The pages of a site holding one session of ``entries`` (given their ids and
+    times here, after their other fields), built with the defaults."""
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z",
+                     parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
+    root = make_site(tmp_path)
+    (root / "docs" / "s").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    return list((build(root, strict=True) / "s" / session).rglob("index.html"))
+
+
 def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None:
     """Highlighted code makes many times its size in HTML (a tag a word): a file read
     back whole is shown in parts that each stay well under 1 MB, with the defaults."""
@@ -243,15 +256,38 @@ def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": read}]},
          "toolUseResult": {"type": "text", "file": {"filePath": "/w/big.py", "content": source, "startLine": 1, "numLines": 3000, "totalLines": 3000}}},
     ]  # fmt: skip
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z",
-                     parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
-    root = make_site(tmp_path)
-    (root / "docs" / "s").mkdir(parents=True)
-    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-    pages = list((build(root, strict=True) / "s" / session).rglob("index.html"))
+    pages = built_pages(tmp_path, session, entries)
     assert len(pages) > 2
     assert max(page.stat().st_size for page in pages) < 1_000_000
+
+
+def test_pages_stay_under_a_megabyte_when_single_lines_are_megabytes_long(tmp_path: Path) -> None:
+    """A page is cut between lines: a line of megabytes (a minified file read back, a
+    blob of output, a pasted prompt, a long answer or description) is shown up to
+    LONG_LINE characters (LONG_CODE_LINE in highlighted code), with how many are left
+    out, and every page stays under 1 MB."""
+    blob = "".join(chr(ord("a") + (i * 7) % 26) + ("," if i % 5 else " ") for i in range(1_500_000))  # 3 MB
+    minified = "var a=f(b,c);" * 150_000  # 1.95 MB of code on one line
+    session = "9d9d9d9d-1111-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Start " + blob}},
+        {"type": "assistant", "message": {"id": "a", "role": "assistant", "model": "m", "content": [
+            {"type": "text", "text": "Answer " + blob},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat out.json", "description": "Describe " + blob}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "Output " + blob}]}},
+        {"type": "assistant", "message": {"id": "b", "role": "assistant", "model": "m", "content": [
+            {"type": "tool_use", "id": "t2", "name": "Read", "input": {"file_path": "/w/app.min.js"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "     1\t" + minified}]},
+         "toolUseResult": {"type": "text", "file": {"filePath": "/w/app.min.js", "content": minified, "startLine": 1, "numLines": 1, "totalLines": 1}}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, session, entries)
+    assert max(page.stat().st_size for page in pages) < 1_000_000
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text() for page in pages)
+    for start, line, limit in (("Start ", blob, LONG_LINE), ("Answer ", blob, LONG_LINE), ("Output ", blob, LONG_LINE),
+                               ("", minified, LONG_CODE_LINE), ("Describe ", blob, LONG_LINE)):  # fmt: skip
+        whole, kept = start + line, limit - 64
+        assert whole[:kept] in text  # shown up to there, as it is
+        assert f"{len(whole) - kept:,} more characters on this line" in text
 
 
 def test_a_conversation_that_goes_on_is_rendered_again_in_the_sections_that_changed(tmp_path: Path, monkeypatch) -> None:

@@ -36,6 +36,13 @@ from .guard import MARKER
 # characters (but tab and newline) are not text either.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NEWLINES = re.compile(r"\r\n?")
+# A line of transcript text longer than this (a minified file, a blob of JSON or
+# base64) is shown up to here, with the number of characters left out: a page is
+# cut between lines, and one such line would make a page of many megabytes. Claude
+# Code's own limits stay under it (a command's output is cut at 30,000 characters).
+# Highlighted code makes up to twenty times its size in HTML: its lines are cut sooner.
+LONG_LINE = 50_000
+LONG_CODE_LINE = 10_000
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
 # escape with a backslash get one; the others become character references.
@@ -89,11 +96,29 @@ def clean(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+def _shortened(text: str, limit: int = LONG_LINE) -> str:
+    """``text`` with each line longer than ``limit`` cut there, saying how much of it
+    is left out."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    if max(map(len, lines)) <= limit:
+        return text
+    return "\n".join(line if len(line) <= limit else _cut_line(line, limit) for line in lines)
+
+
+def _cut_line(line: str, limit: int = LONG_LINE) -> str:
+    kept = limit - 64  # room for the note: what is cut once is not cut again
+    return f"{line[:kept]} ... ({len(line) - kept:,} more characters on this line)"
+
+
 def inline(text: str, limit: int | None = None) -> str:
     """``text`` on one line, shown literally wherever inline Markdown is allowed."""
     text = " ".join(clean(text).split())
     if limit is not None and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
+    elif len(text) > LONG_LINE:
+        text = _cut_line(text)
     escaped = _INLINE_RE.sub(lambda m: _INLINE_ESCAPES[m.group()], text)
     # What would start a heading, a quote or a list if it came first on a line.
     return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
@@ -133,12 +158,12 @@ def fence(text: str, lang: str = "", first_line: int | None = None, searchable: 
     The fences are the plugin's own (render/fences.py): PLAIN for text, CODE for a
     language, which it names in ``data-lang``.
     """
-    text = clean(text)
+    lang = _language(lang)
+    text = _shortened(clean(text), LONG_LINE if lang in ("", "text") else LONG_CODE_LINE)
     ticks = "`" * max(3, _longest_backticks(text) + 1)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    lang = _language(lang)
     numbered = first_line is not None and first_line > 0
     attributes = []
     if lang not in ("", "text") or numbered:
@@ -166,9 +191,11 @@ def prose(text: str) -> list[str]:
         opened = fence_open(line)
         if opened:
             indent = lists.indent_of(line)
-            i = _copy_fence(lines, i, opened, indent, out)
+            i = _copy_fence(lines, i, opened, indent, out)  # its long lines cut by fence()
             previous = ""
             continue
+        if len(line) > LONG_LINE:
+            line = _cut_line(line)
         if previous.strip() and _starts_block(line, previous):
             out.append("")
         line = lists.line(line, after_blank=not previous.strip(), at=len(out))

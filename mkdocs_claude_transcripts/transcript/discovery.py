@@ -160,18 +160,28 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
 
 
 def sniff_file(path: str) -> _Sniff | None:
-    """Tell whether ``path`` holds a Claude Code transcript, from its first bytes."""
+    """Tell whether ``path`` holds a Claude Code transcript, from its first lines."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_SNIFF_BYTES)
+            *complete, cut_short = head.split(b"\n")
+            sniff = _sniff_lines(complete)
+            if (sniff is None or sniff.session_id is None) and cut_short.lstrip().startswith(b"{"):
+                # The first lines do not tell, and the next is longer than what was read (a
+                # pasted image, a huge output): judged by its start when that names the
+                # session (Claude Code writes the entry's fields before its message), else
+                # read whole.
+                sniff = _sniff_start(cut_short) or _sniff_lines([*complete, cut_short + handle.readline()]) or sniff
     except OSError:
         return None
-    lines = head.split(b"\n")
-    complete = lines[:-1] if len(lines) > 1 else []
-    found: dict | None = None
+    return sniff
+
+
+def _sniff_lines(lines: list[bytes]) -> _Sniff | None:
+    found = False
     session_id = agent_id = None
     sidechain = False
-    for line in complete:
+    for line in lines:
         try:
             data = json.loads(line.decode("utf-8", errors="replace"))
         except ValueError:
@@ -180,24 +190,25 @@ def sniff_file(path: str) -> _Sniff | None:
             continue
         if not any(marker in data for marker in _MARKERS):
             continue
-        found = found or data
+        found = True
         session_id = session_id or _str(data.get("sessionId"))
         agent_id = agent_id or _str(data.get("agentId"))
         sidechain = sidechain or data.get("isSidechain") is True
         if session_id and (agent_id or not sidechain):
             break
-    if found is None:
-        # A first line longer than the sniffed bytes (a pasted image, say): judge by its start.
-        if complete or not head.lstrip().startswith(b"{"):
-            return None
-        kind = _TYPE_RE.search(head)
-        if not kind or kind.group(1).decode() not in KNOWN_TYPES or b'"sessionId"' not in head:
-            return None
-        session_id = _SESSION_RE.search(head).group(1).decode()  # type: ignore[union-attr]
-        agent = _AGENT_RE.search(head)
-        agent_id = agent.group(1).decode() if agent else None
-        sidechain = b'"isSidechain":true' in head.replace(b" ", b"")
+    if not found:
+        return None
     return _Sniff(agent_id if sidechain or agent_id else None, session_id, sidechain)
+
+
+def _sniff_start(head: bytes) -> _Sniff | None:
+    kind = _TYPE_RE.search(head)
+    session = _SESSION_RE.search(head)
+    if not kind or kind.group(1).decode() not in KNOWN_TYPES or not session:
+        return None
+    agent = _AGENT_RE.search(head)
+    sidechain = b'"isSidechain":true' in head.replace(b" ", b"")
+    return _Sniff(agent.group(1).decode() if agent else None, session.group(1).decode(), sidechain)
 
 
 def _str(value: object) -> str | None:
