@@ -160,6 +160,30 @@ def test_a_message_longer_than_a_page_goes_on_over_several(tmp_path: Path) -> No
     assert "pasted 3999" in index and "out 3999" not in index and "value_3999" not in index
 
 
+def test_a_table_longer_than_a_page_goes_on_with_its_header(tmp_path: Path) -> None:
+    """A pasted table of thousands of rows is cut between rows; each part's table has
+    the header again, and every row is shown once, in order."""
+    page_size = 20_000
+    table = "| name | value |\n|:---|---:|\n" + "".join(f"| row {n} | {n * 7} |\n" for n in range(3000))
+    session = "aeaeaeae-1111-4222-8333-444444444444"
+    prompt = {"type": "user", "uuid": "00000000-0000-4000-8000-000000000000", "sessionId": session, "timestamp": "2025-05-05T10:00:00.000Z",
+              "message": {"role": "user", "content": "Here it is:\n\n" + table}}  # fmt: skip
+    root = make_site(tmp_path, config="markdown_extensions:\n  - tables\n", plugin_options=f"page_size: {page_size}")
+    (root / "docs" / "s").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_text(json.dumps(prompt) + "\n", encoding="utf-8")
+    folder = build(root, strict=True) / "s" / session
+    pages = [folder / "index.html", *sorted(folder.glob("part-*/index.html"), key=lambda p: int(p.parent.name.split("-")[1]))]
+    assert len(pages) > 3
+    rows = []
+    for page in pages:
+        tables = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select("article table")
+        assert len(tables) == 1
+        assert [th.get_text() for th in tables[0].select("thead th")] == ["name", "value"]
+        rows += [[td.get_text() for td in tr.select("td")] for tr in tables[0].select("tbody tr")]
+    assert rows == [[f"row {n}", str(n * 7)] for n in range(3000)]
+    assert max(len(page.markdown) for page in convert(root / "docs" / "s", page_size=page_size).pages) < 2 * page_size
+
+
 def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> None:
     """The golden cases, with pages so small that most of their messages are cut: no
     piece leaves Markdown syntax showing, or a fence or a block open."""

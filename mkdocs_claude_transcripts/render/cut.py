@@ -2,18 +2,21 @@
 
 What a page holds is reckoned by ``weight``: about the characters of HTML its
 Markdown makes, highlighted code counting a tag for each word (a page of code would
-otherwise be many times the size of a page of prose).
+otherwise be many times the size of a page of prose), a table's rows a tag for each
+cell.
 
 A page is cut between messages; a single message can still be longer than a page
-(a pasted log, a long rewound branch, a huge tool output). Its Markdown is cut into
-pieces here, each complete in itself: what is open where a piece ends (a code fence,
-the region kept out of the search index) is closed, and opened again at the start of
-the next piece, with the blocks around it, titled "(continued)". Numbered code goes
-on from the line it had reached. Once the pieces are placed on pages, those on one
-page are made one again (``cut_at``, with the cuts between pages only).
+(a pasted log or table, a long rewound branch, a huge tool output). Its Markdown is
+cut into pieces here, each complete in itself: what is open where a piece ends (a
+code fence, the region kept out of the search index) is closed, and opened again at
+the start of the next piece, with the blocks around it, titled "(continued)". Numbered
+code goes on from the line it had reached; a table goes on under its header again.
+Once the pieces are placed on pages, those on one page are made one again
+(``cut_at``, with the cuts between pages only).
 
 This reads only the Markdown the renderer writes (render/markdown.py): blocks whose
-body is indented by four spaces, fences, and the markers of tool output.
+body is indented by four spaces, fences, tables whose rows start with "|", and the
+markers of tool output.
 """
 
 from __future__ import annotations
@@ -28,16 +31,17 @@ _START = re.compile(r'data-start="(\d+)"')
 # The info of a fence of code in a language: highlighted, a tag a word (and a number a line).
 _LANGUAGE = re.compile(r'[ \t]*(?:\{[^}]*data-lang="|[A-Za-z])')
 _TABLE_ROW = re.compile(r"^\s*\|")
+_TABLE_DELIMITER = re.compile(r"^\s*\|(?:\s*:?-+:?\s*\|)+\s*$")  # the line under a table's header
 
 
 @dataclass
 class _Open:
     """A block, fence or output region open at some line."""
 
-    kind: str  # "block", "fence", "output"
+    kind: str  # "block", "fence", "output", "table"
     indent: int
-    line: str  # the line that opened it
-    mark: str = ""  # a fence's backticks or tildes
+    line: str  # the line that opened it (a table's header)
+    mark: str = ""  # a fence's backticks or tildes; the line under a table's header
     lines: int = 0  # a fence's lines so far
     filled: bool = False  # something is in it, in the piece being made
 
@@ -53,6 +57,8 @@ class _Open:
                 return [_START.sub(f'data-start="{int(start[1]) + self.lines}"', self.line, count=1)]
         if self.kind == "output":
             return [self.line, ""]
+        if self.kind == "table":
+            return [self.line, self.mark]
         return [self.line]
 
     def close(self) -> list[str]:
@@ -62,18 +68,28 @@ class _Open:
 
 
 def weight(lines: list[str]) -> int:
-    """About how many characters of HTML ``lines`` make: their own, and in highlighted
-    code a tag for each word or sign, and a line number for each line."""
+    """About how many characters of HTML ``lines`` make: their own, in highlighted code
+    a tag for each word or sign and a line number for each line, in tables the tags
+    of each cell."""
     text = "\n".join(lines)
+    cells = _cells(lines) if "|" in text else 0
     if "```" not in text and "~~~" not in text:
-        return len(text) + 1  # no fence: no code
+        return len(text) + 1 + cells  # no fence: no code
     code = [line for line, highlighted in zip(lines, _highlighted(lines)) if highlighted]
-    return len(text) + 1 + _code_weight("\n".join(code), len(code))
+    return len(text) + 1 + cells + _code_weight("\n".join(code), len(code))
 
 
 def weights(lines: list[str]) -> list[int]:
     """``weight`` of each line."""
-    return [len(line) + 1 + (_code_weight(line, 1) if highlighted else 0) for line, highlighted in zip(lines, _highlighted(lines))]
+    return [
+        len(line) + 1 + (_code_weight(line, 1) if highlighted else _cells([line]) if "|" in line else 0)
+        for line, highlighted in zip(lines, _highlighted(lines))
+    ]
+
+
+def _cells(lines: list[str]) -> int:
+    # A row of a table is a tag around each cell (about 10 characters for each "|").
+    return sum(10 * line.count("|") for line in lines if _TABLE_ROW.match(line))
 
 
 def _code_weight(code: str, lines: int) -> int:
@@ -153,7 +169,7 @@ def _cut_where(
             started(current)
             for item in opened:
                 item.filled = False
-        _follow(opened, line)
+        _follow(opened, line, previous)
         current.append(line)
         weigh(index)
         previous = line
@@ -172,21 +188,25 @@ def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: in
     if BLOCK_HEAD.match(previous) or OUTPUT_START in (previous.strip(), line.strip()) or line.strip() == OUTPUT_END:
         return False  # a block or region would begin, or end, with nothing in it
     if _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
-        return False
+        # Between two rows of a table's body: the next piece starts with its header again.
+        return bool(opened and opened[-1].kind == "table")
     return not previous.strip() or size > limit * 3 // 2
 
 
 def _end_blocks(opened: list[_Open], line: str) -> None:
-    """The blocks ``line`` is not inside of end before it: it is not indented under them."""
+    """The blocks ``line`` is not inside of end before it: it is not indented under them
+    (a table ends at any line that is not one of its rows)."""
+    if opened and opened[-1].kind == "table" and not _TABLE_ROW.match(line):
+        opened.pop()
     if line.strip() and not (opened and opened[-1].kind == "fence"):
         indent = len(line) - len(line.lstrip(" "))
         while opened and opened[-1].kind == "block" and indent <= opened[-1].indent:
             opened.pop()
 
 
-def _follow(opened: list[_Open], line: str) -> None:
-    """Keep ``opened`` up to date with what ``line`` opens or closes (its end of blocks
-    is ``_end_blocks``)."""
+def _follow(opened: list[_Open], line: str, previous: str) -> None:
+    """Keep ``opened`` up to date with what ``line`` (after ``previous``) opens or closes
+    (its end of blocks is ``_end_blocks``)."""
     if opened and opened[-1].kind == "fence":
         if fence_closes(line, opened[-1].mark):
             opened.pop()
@@ -200,7 +220,9 @@ def _follow(opened: list[_Open], line: str) -> None:
     for item in opened:
         item.filled = True
     indent = len(line) - len(line.lstrip(" "))
-    if stripped == OUTPUT_START:
+    if stripped.startswith("|") and _TABLE_DELIMITER.match(line) and _TABLE_ROW.match(previous):
+        opened.append(_Open("table", indent, previous, mark=line, filled=False))
+    elif stripped == OUTPUT_START:
         opened.append(_Open("output", indent, line))
     elif stripped == OUTPUT_END:
         if opened and opened[-1].kind == "output":
