@@ -76,6 +76,27 @@ def page_digest(site: str, page: Page, context: Mapping[str, Any], toc: Any, tem
     )  # fmt: skip
 
 
+class Bytecode(jinja2.FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, which knows a template by its name and
+    source, here also by the settings of the environment that compiles it: a plugin
+    that turns on autoescaping, or adds an extension, has the templates compiled anew."""
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> jinja2.bccache.Bucket:
+        key = fingerprint(self.get_cache_key(name, filename), _compiling(environment))
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+def _compiling(env: jinja2.Environment) -> list[Any]:
+    """What of ``env`` its compiled templates depend on."""
+    named = [getattr(value, "__qualname__", value) for value in (env.autoescape, env.finalize)]
+    return [sorted(env.extensions), env.block_start_string, env.block_end_string, env.variable_start_string,
+            env.variable_end_string, env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
+            env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+            env.optimized, *map(str, named), jinja2.__version__]  # fmt: skip
+
+
 def templates(env: jinja2.Environment) -> None:
     """Let ``env`` find the templates of transcript pages."""
     ours = jinja2.DictLoader(TEMPLATES)

@@ -25,7 +25,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from . import __version__, nav, parallel, workers
+from . import __version__, nav, outputs, parallel, workers
 from .cache import Cache, code_fingerprint, fingerprint
 from .config import TranscriptsConfig
 from .embed import Found, embed
@@ -355,7 +355,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if env.bytecode_cache is None:  # the theme's templates compiled once, not at every build
             folder = self.cache.root / "templates"
             folder.mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+            env.bytecode_cache = outputs.Bytecode(str(folder))
         # Outputs are kept when this plugin sees a page's context last and its output first.
         last = config.plugins.events["page_context"][-1]
         first = config.plugins.events["post_page"][0]

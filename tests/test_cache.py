@@ -359,3 +359,17 @@ def test_a_new_version_of_what_renders_pages_invalidates_the_cache(monkeypatch: 
     before = cache_module.code_fingerprint()
     monkeypatch.setattr(__import__(module), "__version__", "0.0.0")
     assert cache_module.code_fingerprint() != before
+
+
+def test_templates_compiled_with_other_settings_are_compiled_again(tmp_path: Path) -> None:
+    """The theme's templates compiled at an earlier build are not used by an environment
+    that compiles them otherwise (a plugin turning on autoescaping, say)."""
+    site = make_site(tmp_path / "site")
+    build(site)
+    (site / "hooks.py").write_text("def on_env(env, config, files):\n    env.autoescape = True\n    return env\n")
+    (site / "mkdocs.yml").write_text((site / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n")
+    page = (build(site) / "index.html").read_text(encoding="utf-8")
+    fresh = make_site(tmp_path / "fresh", config="hooks:\n  - hooks.py\n", plugin_options="cache: false")
+    shutil.copy(site / "hooks.py", fresh / "hooks.py")
+    assert page == (build(fresh) / "index.html").read_text(encoding="utf-8")
+    assert "&lt;h1" in page  # the hook's setting took effect
