@@ -27,6 +27,7 @@ Beside them, ``templates/`` holds the theme's templates compiled by Jinja.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -76,6 +77,14 @@ def code_fingerprint() -> str:
     versions = (markdown.__version__, pygments.__version__, getattr(pymdownx, "__version__", ""))
     digest.update(repr(versions).encode())
     return digest.hexdigest()
+
+
+def package_version(name: str) -> str | None:
+    """The installed version of the distribution ``name`` (None: not installed)."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def text_digest(text: str) -> str:
@@ -224,23 +233,18 @@ class Cache:
     def convert(self, source: SessionSource, key: str, options: RenderOptions, redactor: Redactor) -> StoredSession:
         """Convert a session into the cache under ``key``, with the memo of its last
         conversion."""
-        memo = self.load_memo(source)
+        path = self._memo_file(source)
+        memo = _load_memo(path)
         stored = self.store_session(key, convert_session(source, options, redactor, memo))
-        _write_atomically(self._memo_file(source), memo.to_json())
+        _write_atomically(path, memo.to_json())
         return stored
 
     def _memo_file(self, source: SessionSource) -> Path:
         return self.root / "memos" / f"{fingerprint(self.settings, source.src_uri, 'memo')}.json"
 
-    def load_memo(self, source: SessionSource) -> Memo:
-        self.keep_memo(source)
-        try:
-            return Memo.from_json(self._memo_file(source).read_text(encoding="utf-8"))
-        except (OSError, ValueError, KeyError, TypeError):
-            return Memo()
-
     def keep_memo(self, source: SessionSource) -> None:
-        """Keep a session's memo at the end of this build, though it was not converted."""
+        """Keep a session's memo at the end of this build (the plugin keeps that of
+        every session it publishes, converted or not)."""
         self._used_memos.add(self._memo_file(source).stem)
 
     # ------------------------------------------------------------ pages
@@ -367,6 +371,13 @@ class Cache:
         for path in (self.root / "html").glob("*/*"):
             if path.name.split(".", 1)[0] not in self._used_pages and not path.name.startswith(".tmp-"):
                 path.unlink(missing_ok=True)
+
+
+def _load_memo(path: Path) -> Memo:
+    try:
+        return Memo.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return Memo()
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -30,7 +30,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from .cache import fingerprint, text_digest
+from .cache import fingerprint, package_version, text_digest
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -141,12 +141,7 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], bool]:
 
 def _versions(theme: str | None) -> list[tuple[str, str]]:
     """The versions of MkDocs, Jinja and the package of the theme."""
-    versions = []
-    for name in ("mkdocs", "jinja2"):
-        try:
-            versions.append((name, importlib.metadata.version(name)))
-        except importlib.metadata.PackageNotFoundError:
-            continue
+    versions = [(name, version) for name in ("mkdocs", "jinja2") if (version := package_version(name)) is not None]
     for entry in importlib.metadata.entry_points(group="mkdocs.themes"):
         if entry.name == theme and entry.dist is not None:
             versions.append((entry.dist.name, entry.dist.version))

@@ -45,7 +45,7 @@ def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: Rend
         cache.convert(source, key, options, redactor)
         return 1
 
-    return _each(sorted(sources, key=lambda job: -job[0].size()), convert, workers, lambda job: job[0].size(), _CONVERT_ENOUGH)
+    return _each(sources, convert, workers, lambda job: job[0].size(), _CONVERT_ENOUGH)
 
 
 @dataclass
@@ -75,7 +75,7 @@ def render_pages(
         finally:
             page.markdown = page.content = None  # a worker renders many pages: none is kept
 
-    return _each(sorted(jobs, key=lambda job: -len(job.file.content_bytes)), render, workers, lambda job: len(job.file.content_bytes), _RENDER_ENOUGH)
+    return _each(jobs, render, workers, lambda job: len(job.file.content_bytes), _RENDER_ENOUGH)
 
 
 # ---------------------------------------------------------------- the workers
@@ -88,13 +88,14 @@ _RENDER_ENOUGH = 256 * 1024
 
 
 def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int, size: Callable[[Any], int], enough: int) -> int:
-    """``work`` on every item in worker processes (the largest items first, so given
+    """``work`` on every item in worker processes, the largest (by ``size``) given
     first); the sum of what it returned (an item whose work failed counts 0: the build
     does it again itself, and reports the error). 0 where workers cannot be used, or
     the items, of ``size``, weigh less than ``enough`` together."""
-    if sum(size(item) for item in items) < enough:
+    sized = sorted(((size(item), item) for item in items), key=lambda pair: -pair[0])
+    if sum(weight for weight, _ in sized) < enough:
         return 0
-    done = in_workers(items, work, workers, _start_worker)
+    done = in_workers([item for _, item in sized], work, workers, _start_worker)
     return 0 if done is None else sum(result or 0 for _, result in done)
 
 

@@ -14,7 +14,6 @@ Where Material's search plugin is not used, or rebuilds one page at a time
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import tempfile
@@ -22,6 +21,8 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
+
+from .cache import package_version
 
 
 def material_search(config: MkDocsConfig) -> Any | None:
@@ -46,7 +47,7 @@ class Spool:
         self._index = type(search.search_index)(**search.search_index.config)
         self.count = 0
         # What decides the entries a page gives, besides the page.
-        self.settings = (_material_version(), search.search_index.config)
+        self.settings = (package_version("mkdocs-material") or "", search.search_index.config)
 
     def index(self, page: Page) -> str:
         """The entries of ``page`` as Material makes them, a line each; Material's
@@ -90,13 +91,6 @@ class Spool:
             self._out.close()
         if os.path.exists(self.path):
             os.unlink(self.path)
-
-
-def _material_version() -> str:
-    try:
-        return importlib.metadata.version("mkdocs-material")
-    except importlib.metadata.PackageNotFoundError:
-        return ""
 
 
 def _json(entry: dict[str, Any]) -> str:
