@@ -89,7 +89,7 @@ _RENDER_ENOUGH = 256 * 1024
 
 def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int, size: Callable[[Any], int], enough: int) -> int:
     """``work`` on every item in worker processes, the largest (by ``size``) given
-    first); the sum of what it returned (an item whose work failed counts 0: the build
+    first; the sum of what it returned (an item whose work failed counts 0: the build
     does it again itself, and reports the error). 0 where workers cannot be used, or
     the items, of ``size``, weigh less than ``enough`` together."""
     sized = sorted(((size(item), item) for item in items), key=lambda pair: -pair[0])
