@@ -26,12 +26,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
 from .cache import Cache, Section, text_digest
 from .render.guard import SECTION
+from .render.markdown import fence
+
+log = get_plugin_logger("claude-transcripts")
+TOO_DEEP = "*This part of the page nests its Markdown too deep to be shown as such; here is its text.*"
 
 _LINE = f"\n{SECTION}\n"
 # Ids and names in a section's HTML (what MkDocs counts as anchors), each found by its
@@ -65,7 +70,7 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     page.__dict__.pop("render", None)  # the next build renders as usual
     markdown = page.markdown or ""
     if _LINE not in markdown:
-        Page.render(page, config, files)
+        _rendered(page, config, files, [markdown])
         return None
     parts = [_Part(text.strip("\n"), "") for text in markdown.split(_LINE)]
     kept = cache.load_sections(page.url, settings)
@@ -107,7 +112,44 @@ def _holding(parts: list[_Part], anchor: str) -> int:
 
 
 def _rendered(page: Page, config: MkDocsConfig, files: Files, sections: list[str]) -> list[str]:
-    """The HTML of ``sections``, rendered together as ``page``."""
+    """The HTML of ``sections``, rendered together as ``page``.
+
+    Python-Markdown follows each level of nesting (emphasis in emphasis, a list in a
+    list) one level deeper in Python's stack, and a message nesting a thousand deep
+    runs out of it: the sections where it does are shown as text, with a warning, and
+    the rest of the page as usual."""
+    try:
+        return _joined(page, config, files, sections)
+    except RecursionError:
+        pass
+    shown = []
+    for section in sections:
+        blocks = []
+        for block in _blocks(section):
+            try:
+                _joined(page, config, files, [block])
+                blocks.append(block)
+            except RecursionError:
+                log.warning(f"{page.file.src_uri}: Markdown nested deeper than Python-Markdown can follow; a part of the page is shown as text")
+                blocks.append("\n".join([TOO_DEEP, "", *fence(block)]))
+        shown.append("\n\n".join(blocks))
+    return _joined(page, config, files, shown)
+
+
+def _blocks(markdown: str) -> list[str]:
+    """``markdown`` cut before each block that starts a line after a blank line (on a
+    transcript page, a message)."""
+    blocks: list[list[str]] = [[]]
+    previous = ""
+    for line in markdown.split("\n"):
+        if line[:1].strip() and not previous.strip() and blocks[-1]:
+            blocks.append([])
+        blocks[-1].append(line)
+        previous = line
+    return ["\n".join(block).strip("\n") for block in blocks]
+
+
+def _joined(page: Page, config: MkDocsConfig, files: Files, sections: list[str]) -> list[str]:
     markdown = page.markdown
     page.markdown = f"\n\n{SECTION}\n\n".join(sections)
     try:

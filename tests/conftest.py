@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import textwrap
@@ -47,6 +48,18 @@ def build(root: Path, strict: bool = True) -> Path:
     config = load_config(str(root / "mkdocs.yml"), strict=strict, site_dir=str(root / "site"))
     mkdocs_build(config)
     return root / "site"
+
+
+def built_pages(tmp_path: Path, session: str, entries: list[dict]) -> list[Path]:
+    """The pages of a site holding one session of ``entries`` (given their ids and
+    times here, after their other fields), built with the defaults."""
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z",
+                     parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
+    root = make_site(tmp_path)
+    (root / "docs" / "s").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    return list((build(root, strict=True) / "s" / session).rglob("index.html"))
 
 
 def copy_tree(source: Path, target: Path) -> None:

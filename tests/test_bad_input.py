@@ -12,8 +12,9 @@ import pytest
 
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
+from mkdocs_claude_transcripts.render.markdown import prose
 
-from .conftest import build, make_site
+from .conftest import build, built_pages, make_site
 
 SESSION = "5e551011-0000-4000-8000-0000000000{:02d}"
 
@@ -156,3 +157,97 @@ def test_a_line_longer_than_what_is_sniffed_names_its_session_at_its_end(tmp_pat
     found = discover([SourceFile(path.name, str(path))])
     assert not found.strangers
     assert [session.session_id for session in found.sessions] == ["s-late"]
+
+
+def test_markdown_nested_hundreds_deep_is_shown_as_text(tmp_path: Path) -> None:
+    """Python-Markdown parses each level of a list or quote deeper in its own stack:
+    hundreds of levels stopped the build. Past sixteen, the markers are text."""
+    one_line = "- " * 600 + "the deepest item"
+    nested = "\n".join(" " * (2 * level) + f"- level {level}" for level in range(300))
+    quoted = "> " * 600 + "the deepest quote"
+    session = "deadbeef-1111-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": one_line}},
+        {"type": "assistant", "message": {"id": "a", "role": "assistant", "model": "m", "content": [{"type": "text", "text": nested}]}},
+        {"type": "user", "message": {"role": "user", "content": quoted}},
+    ]
+    [page] = built_pages(tmp_path, session, entries)
+    html = page.read_text(encoding="utf-8")
+    assert "the deepest item" in html and "level 299" in html and "the deepest quote" in html
+    assert 16 <= html.count("<ul>") < 60  # nested as written, as deep as kept
+    assert prose("- " * 40) == ["- " * 40]  # a rule, however long, is left alone
+
+
+def test_brackets_that_open_nothing_are_escaped() -> None:
+    """Python-Markdown searches the rest of a paragraph for the end of every "[", so
+    a paragraph of colour codes ("\\x1b[33m") took minutes; such brackets are escaped,
+    and links are not."""
+    colours = "\x1b[33mwarning\x1b[0m " * 50 + "[a link](https://example.com) [a] [b"
+    [line] = prose(colours)
+    assert line.count("\\[") == 101 and "[a link](https://example.com) [a] \\[b" in line
+    # Beside a mark an extension reads (emphasis, a web address), a few are left as they
+    # are, for that extension; many are escaped all the same.
+    assert prose("*[a* https://example.com/[x " * 4) == ["*[a* https://example.com/[x " * 4]
+    assert prose("*[a* https://example.com/[x " * 5)[0].count("\\[") == 10
+    assert prose("![an image without its end") == ["\\!\\[an image without its end"]
+    # Brackets nested deeper than sixteen are text (the outer ones would each be searched through them).
+    [nested] = prose("[" * 20 + "a" + "]" * 20)
+    assert nested == "[" * 16 + "\\[" * 4 + "a" + "\\]" * 4 + "]" * 16
+    # A link to the web whose target is not closed on its line is text too.
+    assert prose("[a](https://example.com and on") == ["\\[a\\](https://example.com and on"]
+
+
+def test_emphasis_nested_a_thousand_deep_is_shown_as_text(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Python-Markdown follows nested emphasis one level deeper in Python's stack: the
+    message where it runs out of it is shown as text, with a warning naming the page;
+    the rest of the page as usual."""
+    deep = "*a " * 1500 + "the middle" + " b*" * 1500
+    session = "deadbeef-2222-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "A **bold** start."}},
+        {"type": "user", "message": {"role": "user", "content": deep}},
+        {"type": "assistant", "message": {"id": "a", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "An *emphatic* end."}]}},
+    ]
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    root = make_site(tmp_path)
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        site = build(root, strict=False)
+    assert any(f"{session}/index.md: Markdown nested deeper" in r.getMessage() for r in caplog.records)
+    html = (site / session / "index.html").read_text(encoding="utf-8")
+    assert "<strong>bold</strong>" in html and "<em>emphatic</em>" in html
+    assert html.count("the middle") >= 1 and "<em>a" not in html  # the deep one, as text
+
+
+@pytest.mark.parametrize("depth", [150, 5000])
+def test_json_nested_hundreds_deep(tmp_path: Path, depth: int, caplog: pytest.LogCaptureFixture) -> None:
+    """A line nesting lists or objects deeper than anything Claude Code writes is
+    read up to a hundred levels (or, too deep to be read at all, reported), and the
+    build goes on: it ran out of stack. Published as JSONL, it is cut the same way."""
+    root = make_site(tmp_path, plugin_options="copy_jsonl: true")
+    nested = "[" * depth + "1" + "]" * depth
+    call = json.dumps(entry(2, "assistant", message={"role": "assistant", "id": "m", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls", "x": "NESTED"}}]}))  # fmt: skip
+    path = root / "docs" / f"{SESSION.format(70)}.jsonl"
+    path.write_bytes(lines(entry(1)) + call.replace('"NESTED"', nested).encode() + b"\n" + lines(entry(3)))
+    with caplog.at_level(logging.WARNING):
+        site = build(root, strict=False)
+    problems = [r.getMessage() for r in caplog.records if f"{path.name}:2:" in r.getMessage()]
+    assert problems == [f"claude-transcripts: {path.name}:2: " + ("nested more than 100 levels deep; what is deeper is left out" if depth < 1000 else "nested too deep to be read (a thousand levels or more)")]
+    page = (site / path.stem / "index.html").read_text(encoding="utf-8")
+    assert "prompt number 1" in page and "prompt number 3" in page
+    copy = (site / path.name).read_text(encoding="utf-8").splitlines()
+    assert len(copy) == 3
+    if depth < 1000:  # the call is shown, and copied, without what is nested too deep
+        assert "<summary>Bash · ls" in page
+        assert 90 < copy[1].count("[") <= 100 and "left out" in copy[1]
+    else:  # a line that cannot be read is copied as the text it is
+        assert copy[1].count("[") == depth + 1
+
+
+def test_a_first_line_too_deep_to_read_is_passed_over_when_sniffing(tmp_path: Path) -> None:
+    path = tmp_path / f"{SESSION.format(71)}.jsonl"
+    path.write_bytes(b"[" * 5000 + b"]" * 5000 + b"\n" + lines(entry(1)))
+    found = discover([SourceFile(path.name, str(path))])
+    assert [source.session_id for source in found.sessions] == [SESSION.format(0)]

@@ -49,8 +49,8 @@ ALLOWED = {
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def render(lines: list[str], guard: bool = False) -> BeautifulSoup:
-    extensions = EXTENSIONS + (["mkdocs_claude_transcripts.render.guard"] if guard else [])
+def render(lines: list[str], guard: bool = False, more: list[str] | None = None) -> BeautifulSoup:
+    extensions = EXTENSIONS + (more or []) + (["mkdocs_claude_transcripts.render.guard"] if guard else [])
     text = "\n".join(([MARKER] if guard else []) + lines)
     configs = {"pymdownx.superfences": {"custom_fences": FENCES}}  # as the plugin registers them
     return BeautifulSoup(markdown.markdown(text, extensions=extensions, extension_configs=configs), "html.parser")
@@ -109,6 +109,47 @@ def test_prose_stays_inside_its_block_and_carries_no_markup(text: str) -> None:
             assert not name.startswith("on"), name
             if name == "href":
                 assert value.startswith(("http://", "https://", "mailto:", "#")), value
+
+
+BRACKETED = st.lists(
+    st.sampled_from(["[", "]", "[", "]", "(", ")", "`", "``", "\\", "!", "\n", "\n\n", "- ", "| ", " | ", "\t",
+                     "[a](https://x.y)", "[b][c]", "[TOC]", "x", " ", "```\n", "    ", "*", "**", "_", "~~", "==",
+                     "^^", "++", "$", ":", "'", '"', "https://x.y/", "www.x.y", "a@b.c", "\x1b", "--", "\\("]),
+    max_size=40,
+).map("".join)  # fmt: skip
+# Extensions that could tell an escaped bracket from a bracket: emphasis, web
+# addresses, math, smart quotes and symbols.
+NEIGHBOURS = [
+    "pymdownx.magiclink", "pymdownx.tilde", "pymdownx.mark", "pymdownx.caret", "pymdownx.keys",
+    "pymdownx.arithmatex", "pymdownx.smartsymbols", "pymdownx.emoji", "smarty",
+]  # fmt: skip
+
+
+@SETTINGS
+@given(BRACKETED)
+@example("[a\nb](https://x.y)")  # a link's text over two lines
+@example("[`]`](https://x.y) [")  # a "]" in a code span closes nothing
+@example("\\\\[a](https://x.y) \\[")  # an escaped backslash, then a link; an escaped bracket
+@example("[" * 20 + "a" + "]" * 20 + "(https://x.y)")  # nested deeper than is kept
+@example("![\t[\t")  # tabs after an escape: expanded as before it
+@example("x>**[*")  # emphasis tells a bracket from an escape
+@example("see https://x.y/a[b")  # a web address may hold a bracket
+@example("$[0, 1)$")  # and so may math
+def test_escaping_brackets_that_open_nothing_leaves_the_page_as_it_was(text: str) -> None:
+    # Brackets that no "]" closes (and brackets nested very deep) are escaped, so that
+    # Python-Markdown does not search the paragraph for their end: the page is the same
+    # (but where a paragraph holds so many that they are escaped whatever the extensions).
+    import mkdocs_claude_transcripts.render.markdown as md
+
+    original, budget = md._escape_unclosed, md._SEEN_AT_MOST
+    md._SEEN_AT_MOST = len(text)
+    try:
+        escaped = prose(text)
+        md._escape_unclosed = lambda out, fenced: None
+        plain = prose(text)
+    finally:
+        md._escape_unclosed, md._SEEN_AT_MOST = original, budget
+    assert str(render(escaped, more=NEIGHBOURS)) == str(render(plain, more=NEIGHBOURS))
 
 
 @SETTINGS

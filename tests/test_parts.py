@@ -17,7 +17,7 @@ from mkdocs_claude_transcripts.render.flavour import FLAVOURS, one_file
 from mkdocs_claude_transcripts.render.guard import SECTION
 from mkdocs_claude_transcripts.render.markdown import LONG_CODE_LINE, LONG_LINE
 
-from .conftest import build, make_site
+from .conftest import build, built_pages, make_site
 
 SESSION = "7a7a7a7a-1111-4222-8333-444444444444"
 
@@ -253,18 +253,6 @@ def test_a_link_into_a_message_cut_in_pieces_leads_to_the_piece_that_holds_it(tm
     target = (pages / "agent-a777" / back.split("#")[0] / "index.html").resolve()
     assert target != (pages / "index.html").resolve()  # not the page where the branch begins
     assert BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser").find(id="t-toolu_late")
-
-
-def built_pages(tmp_path: Path, session: str, entries: list[dict]) -> list[Path]:
-    """The pages of a site holding one session of ``entries`` (given their ids and
-    times here, after their other fields), built with the defaults."""
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z",
-                     parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
-    root = make_site(tmp_path)
-    (root / "docs" / "s").mkdir(parents=True)
-    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-    return list((build(root, strict=True) / "s" / session).rglob("index.html"))
 
 
 def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None:

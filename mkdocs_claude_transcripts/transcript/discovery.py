@@ -184,7 +184,7 @@ def _sniff_lines(lines: list[bytes]) -> _Sniff | None:
     for line in lines:
         try:
             data = json.loads(line.decode("utf-8", errors="replace"))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to be read
             continue
         if not isinstance(data, dict) or data.get("type") not in KNOWN_TYPES:
             continue
@@ -256,7 +256,7 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
     try:
         with open(meta_file.path, encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return
     if isinstance(data, dict):
         agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))

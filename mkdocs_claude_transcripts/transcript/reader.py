@@ -19,6 +19,11 @@ from .raw import ENTRY, UNKNOWN, AnyEntry
 _MAX_REPAIRS = 5
 
 
+# Lists and objects nested deeper than this are left out of a line: nothing Claude Code
+# writes comes near it, and converting a line nested hundreds deep ran out of stack.
+DEEPEST = 100
+
+
 def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]]:
     """Yield ``(line_number, entry)`` for each readable line of ``path``.
 
@@ -44,12 +49,13 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     if not raw.strip():
         report.mark(number, Outcome.BLANK)
         return None
-    try:
-        return ENTRY.validate_json(raw)
-    except ValidationError as error:
-        if error.errors()[0]["type"] != "json_invalid":
-            return _repair(json.loads(raw), error, number, report)
-    # Not valid JSON as it stands: find out why, with a message a person can act on.
+    if raw.count(b"{") + raw.count(b"[") <= DEEPEST:  # then it cannot nest deeper
+        try:
+            return ENTRY.validate_json(raw)
+        except ValidationError as error:
+            if error.errors()[0]["type"] != "json_invalid":
+                return _repair(json.loads(raw), error, number, report)
+    # Not valid JSON as it stands, or nested deep: find out, with a message a person can act on.
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -57,6 +63,10 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
         text = raw.decode("utf-8", errors="replace")
     try:
         data = json.loads(text)
+    except RecursionError:
+        report.problem(number, "nested too deep to be read (a thousand levels or more)")
+        report.mark(number, Outcome.PROBLEM)
+        return None
     except json.JSONDecodeError as error:
         if not raw.endswith(b"\n"):
             # Only the last line of a file lacks a newline: the usual state of a
@@ -66,10 +76,38 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
             report.problem(number, f"not valid JSON: {error.msg} (character {error.pos + 1})")
         report.mark(number, Outcome.PROBLEM)
         return None
+    if _deeper(data, DEEPEST):
+        data = _cut_deep(data, DEEPEST)
+        report.problem(number, f"nested more than {DEEPEST} levels deep; what is deeper is left out")
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
         return _repair(data, error, number, report)
+
+
+def _deeper(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests lists and objects more than ``limit`` deep."""
+    level: list[tuple[Any, int]] = [(data, 0)]
+    while level:
+        node, depth = level.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            level.extend((value, depth + 1) for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            level.extend((value, depth + 1) for value in node if isinstance(value, (dict, list)))
+    return False
+
+
+def _cut_deep(data: Any, limit: int) -> Any:
+    """``data`` with what nests deeper than ``limit`` replaced by a note saying so."""
+    if not isinstance(data, (dict, list)):
+        return data
+    if limit <= 0:
+        return f"(nested more than {DEEPEST} levels deep: left out)"
+    if isinstance(data, dict):
+        return {key: _cut_deep(value, limit - 1) for key, value in data.items()}
+    return [_cut_deep(value, limit - 1) for value in data]
 
 
 def _repair(data: Any, error: ValidationError, number: int, report: FileReport) -> AnyEntry | None:
@@ -136,8 +174,10 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
         for line in handle:
             try:
                 parsed = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 out.append(text(line.rstrip("\n")))
                 continue
+            if line.count("{") + line.count("[") > DEEPEST and _deeper(parsed, DEEPEST):
+                parsed = _cut_deep(parsed, DEEPEST)
             out.append(json.dumps(data(parsed), ensure_ascii=False))
     return ("\n".join(out) + "\n").encode("utf-8")
