@@ -10,6 +10,7 @@ tool results, progress lines) are not branches: only a new prompt makes one.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 
 from ..transcript import raw
@@ -44,34 +45,45 @@ def _place(item: tuple[int, raw.AnyEntry], ordered: list[tuple[int, raw.AnyEntry
 
 
 def abandoned(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:
-    """Map the line of each entry on an abandoned branch to the line where its branch starts."""
+    """Map the line of each entry on an abandoned branch to the line where its branch starts.
+
+    A prompt whose parent already has a child (a user or assistant entry before it)
+    abandons that child and what came under it before the prompt. An entry under
+    several such children belongs to the branch the earliest prompt abandoned it by
+    (the first such child, if that prompt abandoned several). Each child's entries
+    are gathered once, up to the last prompt that can abandon them, so that a session
+    rewound thousands of times from one point, or a long chain rewound at every step,
+    takes time in proportion to its length.
+    """
     children: dict[str, list[int]] = defaultdict(list)
-    index_of: dict[str, int] = {}
+    prompts_of: dict[str, list[int]] = defaultdict(list)  # by parent, in order
     for index, (_, entry) in enumerate(entries):
         uuid, parent = getattr(entry, "uuid", None), getattr(entry, "parentUuid", None)
-        if uuid:
-            index_of.setdefault(uuid, index)
         if uuid and parent:
             children[parent].append(index)
-    branch_of: dict[int, int] = {}
-    for index, (_, entry) in enumerate(entries):
-        if not _is_prompt(entry) or not entry.parentUuid:  # type: ignore[union-attr]
-            continue
-        for sibling in children[entry.parentUuid]:  # type: ignore[union-attr]
-            if sibling >= index or not isinstance(entries[sibling][1], (raw.UserEntry, raw.AssistantEntry)):
+        if parent and _is_prompt(entry):
+            prompts_of[parent].append(index)
+    best: dict[int, tuple[int, int, int]] = {}  # member -> (prompt, order, start line)
+    for parent, prompts in prompts_of.items():
+        for order, sibling in enumerate(children.get(parent, [])):
+            if sibling >= prompts[-1] or not isinstance(entries[sibling][1], (raw.UserEntry, raw.AssistantEntry)):
                 continue
             start = entries[sibling][0]
-            for member in _subtree(sibling, entries, children):
-                if member < index:
-                    branch_of.setdefault(entries[member][0], start)
-    return branch_of
+            for member in _subtree(sibling, entries, children, prompts[-1]):
+                # The first prompt after both the child and the member abandons it.
+                prompt = prompts[bisect_right(prompts, max(sibling, member))]
+                found = (prompt, order, start)
+                if member not in best or found < best[member]:
+                    best[member] = found
+    return {entries[member][0]: start for member, (_, _, start) in best.items()}
 
 
-def _subtree(root: int, entries: list[tuple[int, raw.AnyEntry]], children: dict[str, list[int]]) -> list[int]:
+def _subtree(root: int, entries: list[tuple[int, raw.AnyEntry]], children: dict[str, list[int]], before: int) -> list[int]:
+    """``root`` and the entries under it that come before ``before``."""
     found, stack, seen = [], [root], set()
     while stack:
         index = stack.pop()
-        if index in seen:
+        if index in seen or index >= before:
             continue
         seen.add(index)
         found.append(index)

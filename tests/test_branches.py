@@ -1,0 +1,76 @@
+"""Branches left by rewinds, in sessions rewound many times: the same branches as
+gathering each abandoned child's entries once per prompt, in time that grows with
+the session (tests/golden/rewind.* shows what a branch looks like)."""
+
+from __future__ import annotations
+
+import random
+
+from mkdocs_claude_transcripts.build import branches
+from mkdocs_claude_transcripts.transcript.raw import ENTRY
+
+
+def entry(line: int, kind: str, parent: int | None) -> tuple[int, object]:
+    data: dict = {"uuid": f"u{line}", "parentUuid": f"u{parent}" if parent is not None else None, "sessionId": "s",
+                  "timestamp": "2025-01-01T00:00:00Z"}  # fmt: skip
+    if kind == "prompt":
+        data.update(type="user", message={"role": "user", "content": f"prompt {line}"})
+    elif kind == "result":
+        data.update(type="user", message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]})
+    else:
+        data.update(type="assistant", message={"role": "assistant", "id": f"m{line}", "content": [{"type": "text", "text": "a"}]})
+    return line, ENTRY.validate_python(data)
+
+
+def by_the_letter(entries: list) -> dict[int, int]:
+    """The rule as said: each prompt abandons every earlier user or assistant child of
+    its parent, with what came under it before the prompt; the earliest prompt wins."""
+    found: dict[int, int] = {}
+    for index, (_, prompt) in enumerate(entries):
+        if not branches._is_prompt(prompt) or not prompt.parentUuid:
+            continue
+        for sibling, (line, child) in enumerate(entries[:index]):
+            if getattr(child, "parentUuid", None) != prompt.parentUuid or child.type not in ("user", "assistant") or not child.uuid:
+                continue
+            under, todo = set(), [sibling]
+            while todo:
+                at = todo.pop()
+                if at in under or at >= index:
+                    continue
+                under.add(at)
+                todo += [i for i, (_, e) in enumerate(entries) if getattr(e, "parentUuid", None) == entries[at][1].uuid]
+            for member in sorted(under):
+                found.setdefault(entries[member][0], line)
+    return found
+
+
+def test_branches_are_those_the_rule_gives() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        made = []
+        for line in range(1, rng.randrange(2, 30)):
+            parent = None if line == 1 or rng.random() < 0.05 else rng.randrange(1, line)
+            made.append(entry(line, rng.choice(["prompt", "prompt", "answer", "answer", "result"]), parent))
+        ordered = branches.in_chain_order(made)
+        assert branches.abandoned(ordered) == by_the_letter(ordered)
+
+
+def test_a_thousand_rewinds_gather_each_entry_a_few_times(monkeypatch) -> None:
+    visited: list[int] = []
+    gather = branches._subtree
+
+    def counted(*args):
+        found = gather(*args)
+        visited.extend(found)
+        return found
+
+    monkeypatch.setattr(branches, "_subtree", counted)
+    n = 2000
+    same_point = [entry(0, "prompt", None)] + [entry(line, "prompt", 0) for line in range(1, n)]
+    # A chain rewound at every step: each answer goes on, and a prompt comes from its parent too.
+    chain = [entry(0, "prompt", None)] + [entry(line, "answer", max(0, line - 2)) if line % 2 else entry(line, "prompt", max(0, line - 3))
+                                          for line in range(1, n)]  # fmt: skip
+    for entries in (same_point, chain):
+        visited.clear()
+        assert len(branches.abandoned(branches.in_chain_order(entries))) > n / 3
+        assert len(visited) < 3 * n
