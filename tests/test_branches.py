@@ -1,6 +1,6 @@
-"""Branches left by rewinds, in sessions rewound many times: the same branches as
-gathering each abandoned child's entries once per prompt, in time that grows with
-the session (tests/golden/rewind.* shows what a branch looks like)."""
+"""Entries by the thousand where a session usually holds a few (rewinds from one
+point, results of one tool call): converted in time that grows with the session.
+Branches left by rewinds are those the rule gives (tests/golden/rewind.* shows one)."""
 
 from __future__ import annotations
 
@@ -74,3 +74,23 @@ def test_a_thousand_rewinds_gather_each_entry_a_few_times(monkeypatch) -> None:
         visited.clear()
         assert len(branches.abandoned(branches.in_chain_order(entries))) > n / 3
         assert len(visited) < 3 * n
+
+
+def test_anchors_wanted_thousands_of_times_are_numbered_in_one_pass() -> None:
+    """Thousands of results of one tool call (or any anchor wanted again and again)
+    each get the next free number, without trying every number before it."""
+    from mkdocs_claude_transcripts.build.conversation import Conversation
+    from mkdocs_claude_transcripts.report import FileReport
+
+    class Counted(set):
+        checks = 0
+
+        def __contains__(self, item: object) -> bool:
+            Counted.checks += 1
+            return super().__contains__(item)
+
+    conversation = Conversation(FileReport("s.jsonl"))
+    conversation._anchors = Counted({"r-t-3"})  # taken by another anchor
+    given = [conversation._anchor("r-t") for _ in range(3000)]
+    assert given[:4] == ["r-t", "r-t-2", "r-t-4", "r-t-5"] and len(set(given)) == 3000
+    assert Counted.checks < 3 * 3000  # trying every number made it millions

@@ -78,6 +78,7 @@ class Conversation:
         self.pr_links: list[str] = []
         self.agent_name: str | None = None
         self._anchors: set[str] = set()
+        self._numbered: dict[str, int] = {}  # by anchor, the last number it was given
         self._target: list[m.AnyMessage] = self.messages
         self._steering: dict[int, tuple[str, bool]] = {}
 
@@ -455,12 +456,14 @@ class Conversation:
         message.timestamp = parse_time(getattr(entry, "timestamp", None))
 
     def _anchor(self, wanted: str) -> str:
+        """``wanted`` made safe, or with the first number (2, 3, ...) that makes it unique."""
         anchor = _SAFE_ID.sub("-", wanted)
-        candidate, n = anchor, 1
+        candidate, n = anchor, self._numbered.get(anchor, 1)  # numbers below are taken already
         while candidate in self._anchors:
             n += 1
             candidate = f"{anchor}-{n}"
         self._anchors.add(candidate)
+        self._numbered[anchor] = n
         return candidate
 
     def _note_context(self, entry: raw.Envelope) -> None:
