@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from mkdocs_claude_transcripts.render import brackets
 from mkdocs_claude_transcripts.render.fences import FENCES
 from mkdocs_claude_transcripts.render.guard import MARKER
 from mkdocs_claude_transcripts.render.markdown import block, clean, fence, inline, prose
@@ -139,16 +140,14 @@ def test_escaping_brackets_that_open_nothing_leaves_the_page_as_it_was(text: str
     # Brackets that no "]" closes (and brackets nested very deep) are escaped, so that
     # Python-Markdown does not search the paragraph for their end: the page is the same
     # (but where a paragraph holds so many that they are escaped whatever the extensions).
-    import mkdocs_claude_transcripts.render.markdown as md
-
-    original, budget = md._escape_unclosed, md._SEEN_AT_MOST
-    md._SEEN_AT_MOST = len(text)
+    original, budget = brackets.escape_unclosed, brackets.SEEN_AT_MOST
+    brackets.SEEN_AT_MOST = len(text)
     try:
         escaped = prose(text)
-        md._escape_unclosed = lambda out, fenced: None
+        brackets.escape_unclosed = lambda out, fenced: None
         plain = prose(text)
     finally:
-        md._escape_unclosed, md._SEEN_AT_MOST = original, budget
+        brackets.escape_unclosed, brackets.SEEN_AT_MOST = original, budget
     assert str(render(escaped, more=NEIGHBOURS)) == str(render(plain, more=NEIGHBOURS))
 
 

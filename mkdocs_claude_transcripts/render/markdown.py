@@ -26,8 +26,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
+from markdown.blockprocessors import HRProcessor
 from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
 
+from . import brackets
 from .fences import CODE, PLAIN
 from .guard import MARKER
 
@@ -81,19 +83,10 @@ _PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 # A brace not already escaped: preceded by an even run of backslashes (or none).
 _BRACE = re.compile(r"(?<!\\)((?:\\\\)*)([{}])")
 _IMAGE_START = re.compile(r"!\[")
-# What pairs brackets as Python-Markdown does: escapes, code spans (their backticks), brackets.
-_BRACKETS = re.compile(r"\\.|`+|[\[\]]")
-_TICKS = re.compile(r"`+")
-_NEIGHBOUR = re.compile(r"[^\W_]|[\s\ufffd\[\]]")  # what may stand beside a bracket escaped
-_ESCAPABLE = frozenset("\\`*_{}[]()>#+-.!")  # what Python-Markdown escapes with a backslash
-_SEEN_AT_MOST = 8  # unclosed brackets a paragraph keeps where an extension could see their escape
 _PARENS = re.compile(r"[()]")
-_DEEPEST = 16  # brackets nested deeper are shown as text
 _DEEPEST_BLOCKS = 16  # quotes and lists nested deeper are shown as text
 _MARKER = re.compile(r"[ \t]*(?P<marker>>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]))[ \t]*")
-_RULE = re.compile(r"^[ \t]*(?:-[ \t]*|\*[ \t]*|_[ \t]*)+$")  # a line of them may be a rule: left alone
-# A line that may be indented code (in quotes too), where an escape would show.
-_INDENTED = re.compile(r"^(?:[ ]{0,3}>[ ]?)*(?:[ ]{4}|[ ]{0,3}\t)")
+_RULE = HRProcessor.SEARCH_RE  # a line of list markers may be a rule, as Python-Markdown reads it
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
@@ -223,7 +216,7 @@ def prose(text: str) -> list[str]:
         previous = line
         i += 1
     if "[" in text:
-        _escape_unclosed(out, fenced)
+        brackets.escape_unclosed(out, fenced)
     for at in sorted(lists.breaks, reverse=True):
         out.insert(at, "")
     return out
@@ -561,126 +554,6 @@ def _escape_outside_code(line: str, setext: bool = False) -> str:
         at = len(result) - len(result.lstrip())
         result = result[:at] + ("&#61;" if first == "=" else "\\-") + result[at + 1 :]
     return result
-
-
-def _escape_unclosed(out: list[str], fenced: list[range]) -> None:
-    """Escape, in place, every "[" of ``out`` that no "]" closes within its paragraph,
-    and the brackets nested more than ``_DEEPEST`` deep.
-
-    Such a bracket opens no link, so its escape changes nothing on the page; but
-    Python-Markdown looks for its end, through the rest of the paragraph, with each of
-    its link patterns: a paragraph of thousands of them (colours in a command's
-    output, as in "\\x1b[33m") took minutes, and so did brackets nested thousands
-    deep. Brackets are paired as Python-Markdown pairs them; those in code spans and
-    escaped ones do not count. A paragraph ends at a blank line or a fence; a bracket
-    closed by a "]" further on is left alone, even if that "]" is in another block
-    (a table cell, say), and so are brackets before and on a line indented as code.
-    An escape is seen by other extensions as a letter would be: brackets one of them
-    could see (``_inert``) are escaped only past ``_SEEN_AT_MOST`` in a paragraph.
-    """
-    pairs, unclosed, paragraph_of = _brackets(out, {index for lines in fenced for index in lines})
-    escaped = []
-    seen: dict[int, list[Place]] = {}  # by paragraph, the unclosed brackets an extension could see
-    for place in unclosed:
-        if _inert(out, place):
-            escaped.append(place)
-        else:
-            seen.setdefault(paragraph_of[place[0]], []).append(place)
-    for places in seen.values():
-        if len(places) > _SEEN_AT_MOST:  # too many to leave: escaped all the same
-            escaped += places
-    closing: list[Place] = []  # where the pairs around the one at hand close
-    for opening, closed in pairs:  # in the order they open
-        while closing and closing[-1] < opening:
-            closing.pop()
-        if len(closing) >= _DEEPEST:
-            escaped += [opening, closed]
-        else:
-            closing.append(closed)
-    by_line: dict[int, list[int]] = {}
-    for index, column in escaped:
-        by_line.setdefault(index, []).append(column)
-    for index, columns in by_line.items():
-        line = out[index]
-        if "\t" in line:  # Python-Markdown expands tabs: as it would have, before the escapes move them
-            columns = [len(line[:column].expandtabs(4)) for column in columns]
-            line = line.expandtabs(4)
-        for column in sorted(columns, reverse=True):
-            line = line[:column] + "\\" + line[column:]
-        out[index] = line
-
-
-Place = tuple[int, int]  # a line of out, a column
-
-
-def _inert(out: list[str], place: Place) -> bool:
-    """Whether an escape of the bracket at ``place`` changes nothing but the search for
-    its end: it is between spaces, letters, digits, brackets or escaped characters (not
-    next to the marks of emphasis, which tell a letter from a bracket), not in a web
-    address or an email address (which may hold brackets), on a line without math
-    (``$``, ``\\(``)."""
-    line = out[place[0]]
-    column = place[1]
-    before = line[column - 1] if column else " "
-    after = line[column + 1] if column + 1 < len(line) else " "
-    # An escaped character is a placeholder to the other extensions, as the escape will be.
-    if column >= 2 and line[column - 2] == "\\" and (len(line[: column - 1]) - len(line[: column - 1].rstrip("\\"))) % 2:
-        before = " "
-    if after == "\\" and line[column + 2 : column + 3] in _ESCAPABLE:
-        after = " "
-    if not (_NEIGHBOUR.match(before) and _NEIGHBOUR.match(after)) or "$" in line or "\\(" in line:
-        return False
-    if before.isspace() or not ("://" in line or "www." in line or "@" in line):
-        return True
-    word = line[: column].rsplit(None, 1)[-1]
-    return not ("://" in word or "www." in word or "@" in word)
-
-
-def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int]]:
-    """The brackets of ``out`` that Python-Markdown pairs, in the order they open;
-    those that no "]" closes (outside the lines of ``skip``); the paragraph (a
-    number) of each line holding them."""
-    pairs: list[tuple[Place, Place]] = []
-    opened: list[Place] = []  # each "[" not closed yet
-    unclosed: list[Place] = []
-    paragraph_of: dict[int, int] = {}
-    paragraph = 0
-    for index, line in enumerate(out):
-        if index in skip or not line.strip():
-            unclosed += opened
-            opened = []
-            paragraph += 1
-            continue
-        if "[" not in line and "]" not in line:
-            continue
-        if _INDENTED.match(line):
-            # Code, or a paragraph going on: its brackets, and those before, are left as they are.
-            opened = []
-            paragraph += 1
-            continue
-        paragraph_of[index] = paragraph
-        at = 0
-        while match := _BRACKETS.search(line, at):
-            at = match.end()
-            found = match.group()
-            if found == "[":
-                opened.append((index, match.start()))
-            elif found == "]":
-                if opened:
-                    pairs.append((opened.pop(), (index, match.start())))
-            elif found[0] == "`":  # a code span, to its closing run of as many backticks
-                end = _closing_run(line, at, len(found))
-                at = end if end >= 0 else at
-    pairs.sort()
-    return pairs, unclosed + opened, paragraph_of
-
-
-def _closing_run(line: str, at: int, length: int) -> int:
-    """Where the run of ``length`` backticks that closes a code span ends, after ``at``; -1 if none does."""
-    for match in _TICKS.finditer(line, at):
-        if len(match.group()) == length:
-            return match.end()
-    return -1
 
 
 def _code_spans(line: str) -> Iterator[tuple[int, int, str]]:
