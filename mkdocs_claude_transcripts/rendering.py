@@ -33,10 +33,10 @@ from mkdocs.structure.toc import AnchorLink
 
 from .cache import Cache, Section, text_digest
 from .render.guard import SECTION
-from .render.markdown import fence
+from .render.markdown import fence, meta
 
 log = get_plugin_logger("claude-transcripts")
-TOO_DEEP = "*This part of the page nests its Markdown too deep to be shown as such; here is its text.*"
+TOO_DEEP = "This part of the page nests its Markdown too deep to be shown as such; here is its text."
 
 _LINE = f"\n{SECTION}\n"
 # Ids and names in a section's HTML (what MkDocs counts as anchors), each found by its
@@ -131,7 +131,7 @@ def _rendered(page: Page, config: MkDocsConfig, files: Files, sections: list[str
                 blocks.append(block)
             except RecursionError:
                 log.warning(f"{page.file.src_uri}: Markdown nested deeper than Python-Markdown can follow; a part of the page is shown as text")
-                blocks.append("\n".join([TOO_DEEP, "", *fence(block)]))
+                blocks.append("\n".join([*meta(TOO_DEEP), "", *fence(block)]))
         shown.append("\n\n".join(blocks))
     return _joined(page, config, files, shown)
 
