@@ -251,3 +251,16 @@ def test_a_first_line_too_deep_to_read_is_passed_over_when_sniffing(tmp_path: Pa
     path.write_bytes(b"[" * 5000 + b"]" * 5000 + b"\n" + lines(entry(1)))
     found = discover([SourceFile(path.name, str(path))])
     assert [source.session_id for source in found.sessions] == [SESSION.format(0)]
+
+
+def test_an_edit_of_tens_of_thousands_of_lines_is_shown_replaced_whole() -> None:
+    """difflib's time grows with the product of the two texts' lengths (seconds for
+    20,000 lines that share many): past 4,000 by 4,000 lines, an edit is shown as
+    every old line taken out and every new one put in."""
+    from mkdocs_claude_transcripts.render.tools import diff
+
+    old = "\n".join(f"k{i % 97}" for i in range(20_000))
+    new = "\n".join(f"k{i % 89}" for i in range(20_000))
+    shown = diff(old, new).split("\n")
+    assert shown[:3] == ["@@ -1,20000 +1,20000 @@", "-k0", "-k1"] and shown[20_001] == "+k0" and len(shown) == 40_001
+    assert diff("a\nb\nc", "a\nx\nc") == "@@ -1,3 +1,3 @@\n a\n-b\n+x\n c"  # shorter ones, line by line

@@ -483,8 +483,17 @@ def mcp_name(name: str) -> tuple[str, str]:
 
 
 def diff(old: str, new: str) -> str:
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+    """The lines ``new`` changes in ``old``, as a unified diff; texts too long to compare
+    line by line in good time (difflib's time grows with the product of their lengths)
+    as replaced whole."""
+    before, after = old.splitlines(), new.splitlines()
+    if len(before) * len(after) > _COMPARED_AT_MOST:
+        return "\n".join([f"@@ -1,{len(before)} +1,{len(after)} @@", *("-" + line for line in before), *("+" + line for line in after)])
+    lines = difflib.unified_diff(before, after, lineterm="", n=3)
     return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+
+
+_COMPARED_AT_MOST = 4000 * 4000  # lines of the old text times lines of the new
 
 
 @lru_cache(maxsize=512)
