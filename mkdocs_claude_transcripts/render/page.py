@@ -133,7 +133,7 @@ def _pages(
             lines += head()
         if many:
             lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
-        lines += _sections(part, ctx.options.page_size // 16) or meta("This file holds no messages.")
+        lines += _sections(part, ctx.options.page_size // 32) or meta("This file holds no messages.")
         if many:
             lines += ["", SECTION, ""] + _part_links(number, uris, parts, page_uri)
         pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))
