@@ -150,6 +150,7 @@ def _blocks(markdown: str) -> list[str]:
 
 
 def _joined(page: Page, config: MkDocsConfig, files: Files, sections: list[str]) -> list[str]:
+    """``Page.render`` of ``sections`` joined by the line between two; the HTML cut there."""
     markdown = page.markdown
     page.markdown = f"\n\n{SECTION}\n\n".join(sections)
     try:

@@ -80,7 +80,7 @@ def _inert(out: list[str], place: Place) -> bool:
     before = line[column - 1] if column else " "
     after = line[column + 1] if column + 1 < len(line) else " "
     # An escaped character is a placeholder to the other extensions, as the escape will be.
-    if column >= 2 and line[column - 2] == "\\" and (len(line[: column - 1]) - len(line[: column - 1].rstrip("\\"))) % 2:
+    if column >= 1 and escaped(line, column - 1):
         before = " "
     if after == "\\" and line[column + 2 : column + 3] in _ESCAPABLE:
         after = " "
@@ -137,3 +137,11 @@ def _closing_run(line: str, at: int, length: int) -> int:
         if len(match.group()) == length:
             return match.end()
     return -1
+
+
+def escaped(text: str, index: int) -> bool:
+    """Whether the character at ``index`` is escaped: after an odd run of backslashes."""
+    at = index
+    while at and text[at - 1] == "\\":
+        at -= 1
+    return (index - at) % 2 == 1

@@ -61,7 +61,7 @@ _INLINE_ESCAPES = {
     ":": "&#58;",  # only where it would open an emoji shortcode, as in :smile:
 }
 _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
-_LINE_START = re.compile(r"^([#>+\-]|\d+(?=[.)]))")
+_LINE_START = re.compile(r"^([#>+\-]|\d+[.)])")
 
 # Inline code spans are found by Python-Markdown's own processor, whichever
 # version is installed (the way it pairs backticks has changed between versions).
@@ -127,7 +127,7 @@ def inline(text: str, limit: int | None = None) -> str:
         text = _cut_line(text)
     escaped = _INLINE_RE.sub(lambda m: _INLINE_ESCAPES[m.group()], text)
     # What would start a heading, a quote or a list if it came first on a line.
-    return _LINE_START.sub(lambda m: "\\" + m.group() if not m.group().isdigit() else m.group() + "\\", escaped, count=1)
+    return _LINE_START.sub(lambda m: _escaped_marker(m.group()), escaped, count=1)
 
 
 def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
@@ -238,6 +238,7 @@ def _capped(line: str) -> str:
 
 
 def _escaped_marker(marker: str) -> str:
+    """A mark that would start a block (``#``, ``>``, ``-``, ``1.``), shown as text."""
     return marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
 
 
@@ -636,6 +637,5 @@ def _closes(text: str, at: int) -> bool:
 
 
 def _escape_at(chars: list[str], text: str, index: int) -> None:
-    backslashes = len(text[:index]) - len(text[:index].rstrip("\\"))
-    if backslashes % 2 == 0 and not chars[index].startswith("\\"):
+    if not brackets.escaped(text, index) and not chars[index].startswith("\\"):
         chars[index] = "\\" + chars[index]

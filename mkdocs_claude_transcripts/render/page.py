@@ -85,6 +85,7 @@ def page_title(session: m.Session, options: RenderOptions) -> str:
 # ---------------------------------------------------------------- pages and parts
 
 _ANCHOR_ID = re.compile(r"id='([^']+)'")
+SECTIONS = 32  # a page is rendered in about this many sections (see _sections)
 
 # Messages that begin a turn of the user's: a long conversation is cut before one.
 _TURN_STARTS = (m.Prompt, m.Steering, m.SlashCommand, m.ShellCommand, m.Memory, m.CompactSummary, m.Compaction)
@@ -133,7 +134,7 @@ def _pages(
             lines += head()
         if many:
             lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
-        lines += _sections(part, ctx.options.page_size // 32) or meta("This file holds no messages.")
+        lines += _sections(part, ctx.options.page_size // SECTIONS) or meta("This file holds no messages.")
         if many:
             lines += ["", SECTION, ""] + _part_links(number, uris, parts, page_uri)
         pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))

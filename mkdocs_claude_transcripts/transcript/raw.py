@@ -235,8 +235,6 @@ class UnknownEntry(Raw):
     type: Any = None
 
 
-
-
 def _entry_tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
     if kind in ENTRY_TYPES:

@@ -49,7 +49,7 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     if not raw.strip():
         report.mark(number, Outcome.BLANK)
         return None
-    if raw.count(b"{") + raw.count(b"[") <= DEEPEST:  # then it cannot nest deeper
+    if not _may_nest_past(raw):
         try:
             return ENTRY.validate_json(raw)
         except ValidationError as error:
@@ -83,6 +83,14 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
         return ENTRY.validate_python(data)
     except ValidationError as error:
         return _repair(data, error, number, report)
+
+
+def _may_nest_past(line: bytes | str) -> bool:
+    """Whether a line holds enough brackets to nest past ``DEEPEST`` (most do not, and
+    are not looked at more closely)."""
+    if isinstance(line, bytes):
+        return line.count(b"{") + line.count(b"[") > DEEPEST
+    return line.count("{") + line.count("[") > DEEPEST
 
 
 def _deeper(data: Any, limit: int) -> bool:
@@ -177,7 +185,7 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
             except (ValueError, RecursionError):
                 out.append(text(line.rstrip("\n")))
                 continue
-            if line.count("{") + line.count("[") > DEEPEST and _deeper(parsed, DEEPEST):
+            if _may_nest_past(line) and _deeper(parsed, DEEPEST):
                 parsed = _cut_deep(parsed, DEEPEST)
             out.append(json.dumps(data(parsed), ensure_ascii=False))
     return ("\n".join(out) + "\n").encode("utf-8")
