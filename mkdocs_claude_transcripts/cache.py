@@ -353,6 +353,9 @@ class Cache:
         self._used_pages.add(key)
         return text[:at], text[at:]
 
+    def has_output(self, key: str) -> bool:
+        return self._html_file(key, ".page").exists()
+
     def store_output(self, key: str, before: str, after: str) -> None:
         """Keep what the theme wrote before and after a page's HTML."""
         _write_atomically(self._html_file(key, ".page"), f"{len(before)}\n{before}{after}")

@@ -182,26 +182,37 @@ class Pages:
             return
         same = state.in_cache and page.content is state.shown  # no plugin changed it
         state.full = page.content
-        setting = page.meta.get("search")
-        setting = setting if isinstance(setting, dict) else {}
-        indexed_here = self.spool is not None and not setting.get("exclude")
-        # The entries of a page indexed before, from the same text, are known.
-        key = fingerprint(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if indexed_here and same else None
-        entries = self.cache.load_entries(key) if key else None
-        text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
-        if text is None:
-            text = self.search_text(state.full)
-            if same:
-                self.cache.store_search_text(state.key, text)
-        page.content = text
-        if indexed_here:
-            if entries is None:
-                entries = self.spool.index(page)
-                if key:
-                    self.cache.store_entries(key, entries)
+        setting = self._indexed_here(page)
+        page.content, entries = self._search_entries(page, state, same, setting)
+        if setting is not None and entries is not None:
             self.spool.add(entries)
             state.search_meta, state.excluded = page.meta.get("search"), True
             page.meta["search"] = {**setting, "exclude": True}
+
+    def _indexed_here(self, page: Page) -> dict[str, Any] | None:
+        """The page's own ``search`` setting, when the page is indexed here."""
+        setting = page.meta.get("search")
+        setting = setting if isinstance(setting, dict) else {}
+        return setting if self.spool is not None and not setting.get("exclude") else None
+
+    def _search_entries(self, page: Page, state: _State, same: bool, setting: dict[str, Any] | None) -> tuple[str, str | None]:
+        """The text the search index is given of the page (``page.content``, which
+        ``same`` says is the HTML of the cache), and its entries when it is indexed
+        here (``setting``); both from the cache when known."""
+        # The entries of a page indexed before, from the same text, are known.
+        key = fingerprint(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if self.spool and setting is not None and same else None
+        entries = self.cache.load_entries(key) if key else None
+        text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
+        if text is None:
+            text = self.search_text(page.content or "")
+            if same:
+                self.cache.store_search_text(state.key, text)
+        if self.spool and setting is not None and entries is None:
+            page.content = text
+            entries = self.spool.index(page)
+            if key:
+                self.cache.store_entries(key, entries)
+        return text, entries
 
     def search_text(self, html: str) -> str:
         """What the search index is given of a page's HTML."""
@@ -250,9 +261,11 @@ class Pages:
             context[outputs.CHOICE] = state.template
             state.output_key = key
 
-    def keep_output(self, output: str, page: Page) -> None:
-        """First of the plugins to see a page's output: what the template wrote is kept."""
+    def keep_output(self, output: str, page: Page) -> bool:
+        """First of the plugins to see a page's output: what the template wrote is
+        kept; whether it was."""
         state = self._states.get(page.file.src_uri)
+        kept = False
         if state is not None and state.output_key is not None:
             # Kept without the page's HTML, which the key holds: what comes before and
             # after it (a theme that writes something else of it is not kept).
@@ -260,7 +273,38 @@ class Pages:
             at = _find(output, content)
             if at >= 0:
                 self.cache.store_output(state.output_key, output[:at], output[at + len(content) :])
+                kept = True
             state.output_key = None
+        return kept
+
+    def unwritten(self, files: Files) -> list[Page]:
+        """The pages whose template output is not in the cache, as far as can be told
+        before the plugins see their context (see ``context_ahead``)."""
+        found = []
+        for src_uri, state in self._states.items():
+            file = files.get_file_from_path(src_uri)
+            page = file.page if file is not None else None
+            if page is None or self._site is None or state.template is None or not state.in_cache:
+                continue
+            key = outputs.page_digest(self._site, page, {}, toc_to_json(page.toc), state.template, state.key)
+            if not self.cache.has_output(key):
+                found.append(page)
+        return found
+
+    def context_ahead(self, context: dict[str, Any], page: Page) -> bool:
+        """A page's context as this plugin's steps leave it when the other plugins that
+        see it only read it (the search plugins); whether its template's output is still
+        to be kept. For writing pages ahead of MkDocs' loop, in a worker."""
+        state = self._states.get(page.file.src_uri)
+        if state is None:
+            return False
+        self.bring_back(page)
+        setting = self._indexed_here(page)
+        if state.shown and setting is not None:  # its search entries, for the build to find
+            self._search_entries(page, state, state.in_cache, setting)
+            page.content = state.shown
+        self.choose_template(context, page)
+        return state.output_key is not None
 
     def written(self, page: Page) -> None:
         if self._states.pop(page.file.src_uri, None) is not None:

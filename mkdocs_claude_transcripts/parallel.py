@@ -1,38 +1,44 @@
 """Work done on every core before MkDocs' loop over the pages: converting the
-sessions that are not in the cache, then rendering to HTML the transcript pages
-that are not. Both land in the cache, where the build then finds them as it would
-on a rebuild; nothing else changes, and the site is the same.
+sessions that are not in the cache, rendering to HTML the transcript pages that are
+not, then putting them through the theme's template. All of it lands in the cache,
+where the build then finds it as it would on a rebuild; nothing else changes, and
+the site is the same.
 
 MkDocs renders one page after another in one process, and on a site of transcripts
 Python-Markdown takes most of the build. The work is spread over forked processes
 (``workers``); where they cannot be used, nothing happens here and the build does
 all the work itself.
 
-A page is rendered with MkDocs' own ``Page.render`` and the site's configuration. A
-page whose rendering logs a warning is left to MkDocs, so that the warning is shown,
-and counted by ``--strict``, in the build itself.
+A page is rendered with MkDocs' own ``Page.render`` and the site's configuration,
+and written with the context MkDocs' ``get_context`` gives it and the theme's
+environment. A page whose rendering or writing logs a warning is left to MkDocs, so
+that the warning is shown, and counted by ``--strict``, in the build itself.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import jinja2
+from mkdocs.commands.build import get_context
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from .cache import Cache
-from .pages import markdown_of
+from .pages import Pages, markdown_of
 from .redact import Redactor
 from .render.context import RenderOptions
 from .rendering import WarningCount
 from .rendering import render as render_page
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
-from .workers import in_workers
+from .workers import can_fork, in_workers
 
 
 def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> int:
@@ -78,13 +84,50 @@ def render_pages(
     return _each(jobs, render, workers, lambda job: len(job.file.content_bytes), _RENDER_ENOUGH)
 
 
+def write_pages(
+    pages: Sequence[Page], config: MkDocsConfig, files: Files, nav: Navigation, env: jinja2.Environment, transcripts: Pages, workers: int
+) -> int:
+    """Put each page through the theme's template, as MkDocs' loop over the pages
+    would, its output into the cache; how many were. Only for sites whose other
+    plugins read pages' context without changing it (see ``Pages.context_ahead``)."""
+    listed = files.documentation_pages(inclusion=InclusionLevel.is_included)
+
+    def write(page: Page) -> int:
+        _warnings.count = 0
+        config._current_page = page
+        page.active = True  # the theme shows it as the current page
+        try:
+            context = get_context(nav, listed, config, page)
+            template = env.get_template(page.meta.get("template", "main.html"))
+            if not transcripts.context_ahead(context, page):
+                return 0
+            output = template.render(context)
+            return int(not _warnings.count and transcripts.keep_output(output, page))
+        finally:
+            page.active = False
+            config._current_page = None
+            page.content = ""  # as MkDocs' loop will find it
+
+    if not pages or len(pages) < _WRITE_ENOUGH or workers < 2 or not can_fork():
+        return 0
+    # The first here: the theme's templates are compiled once, before the workers are forked.
+    with _counting_warnings():
+        try:
+            first = write(pages[0])
+        except Exception:
+            first = 0  # the build writes it again, and reports the error
+    return first + _each(pages[1:], write, workers, lambda page: 1, 0)
+
+
 # ---------------------------------------------------------------- the workers
 
 
-# Starting workers costs about what converting 2 MB of transcripts, or rendering 256 KB
-# of Markdown, costs in one process: less work than this is left to the build.
+# Starting workers costs about what converting 2 MB of transcripts, rendering 256 KB
+# of Markdown or writing 16 pages costs in one process: less work than this is left
+# to the build.
 _CONVERT_ENOUGH = 2 * 1024 * 1024
 _RENDER_ENOUGH = 256 * 1024
+_WRITE_ENOUGH = 16  # pages
 
 
 def _each(items: Sequence[Any], work: Callable[[Any], int], workers: int, size: Callable[[Any], int], enough: int) -> int:
@@ -105,3 +148,16 @@ _warnings = WarningCount()  # in a worker, its only handler: the build does agai
 def _start_worker() -> None:
     for name in ("", "mkdocs"):
         logging.getLogger(name).handlers = [_warnings]
+
+
+@contextmanager
+def _counting_warnings() -> Iterator[None]:
+    """In the build's own process, warnings counted, not shown, as in a worker."""
+    loggers = [logging.getLogger(name) for name in ("", "mkdocs")]
+    handlers = [logger.handlers for logger in loggers]
+    _start_worker()
+    try:
+        yield
+    finally:
+        for logger, kept in zip(loggers, handlers):
+            logger.handlers = kept

@@ -45,6 +45,10 @@ log = get_plugin_logger("claude-transcripts")
 
 
 PRUNE_ABOVE = 100  # transcript pages in the nav
+# Plugins that read a page's context and leave it as it is: MkDocs' search and
+# Material's (which changes the page's HTML, but the text this plugin hands it in
+# its stead, see pages.py).
+SEARCH_PLUGINS = frozenset({"search", "material/search"})
 # Markdown extensions the pages are written for. pymdownx.betterem replaces
 # Python-Markdown's emphasis, which drops characters from text with unbalanced
 # asterisks (``**add-*.sh Scripts**: ... addition`` loses "it").
@@ -349,20 +353,28 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     on_post_page = CombinedEvent(event_priority(100)(_keep_output), _written)  # first: the template's own output
 
+    @event_priority(-100)  # once every other plugin has set the environment up
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment | None:
-        if not self.config.enabled or self.pages is None or self.cache is None or not self.config.cache:
+        if not self.config.enabled or self.pages is None or self.cache is None or self._nav is None:
             return env
-        if env.bytecode_cache is None:  # the theme's templates compiled once, not at every build
+        if self.config.cache and env.bytecode_cache is None:  # the theme's templates compiled once, not at every build
             folder = self.cache.root / "templates"
             folder.mkdir(parents=True, exist_ok=True)
             env.bytecode_cache = outputs.Bytecode(str(folder))
         # Outputs are kept when this plugin sees a page's context last and its output first.
         last = config.plugins.events["page_context"][-1]
         first = config.plugins.events["post_page"][0]
-        if self._nav is not None and _is(last, TranscriptsPlugin._choose_template) and _is(first, TranscriptsPlugin._keep_output):
-            self.pages.keep_outputs(env, config, self._nav, files)
-        else:
+        if not (_is(last, TranscriptsPlugin._choose_template) and _is(first, TranscriptsPlugin._keep_output)):
             log.debug("another plugin sees pages' context after this one, or their output before: whole pages are not kept")
+            return env
+        # Pages are put through the template on every core (see parallel.py) where the
+        # other plugins that see their context only read it.
+        readers = [method for method in config.plugins.events["page_context"] if getattr(method, "__self__", None) is not self]
+        ahead = self._workers > 1 and workers.can_fork() and all(_plugin_name(config, method) in SEARCH_PLUGINS for method in readers)
+        if self.config.cache or ahead:  # without the cache, outputs are kept for this build alone
+            self.pages.keep_outputs(env, config, self._nav, files)
+        if ahead:
+            parallel.write_pages(self.pages.unwritten(files), config, files, self._nav, env, self.pages, self._workers)
         return env
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
@@ -418,6 +430,12 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _plugin_name(config: MkDocsConfig, method: object) -> str | None:
+    """The name in ``plugins`` of the plugin ``method`` is bound to."""
+    owner = getattr(method, "__self__", None)
+    return next((name for name, plugin in config.plugins.items() if plugin is owner), None)
 
 
 def _is(method: object, function: object) -> bool:

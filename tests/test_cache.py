@@ -185,24 +185,58 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sites, indexes = {}, {}
-    done: dict[str, list[int]] = {"convert_sessions": [], "render_pages": []}
+    done: dict[str, list[int]] = {"convert_sessions": [], "render_pages": [], "write_pages": []}
     # However little there is to do (workers are otherwise left out for small sites).
     monkeypatch.setattr(parallel, "_CONVERT_ENOUGH", 0)
     monkeypatch.setattr(parallel, "_RENDER_ENOUGH", 0)
+    monkeypatch.setattr(parallel, "_WRITE_ENOUGH", 0)
     for name, record in done.items():
         real = getattr(parallel, name)
         monkeypatch.setattr(parallel, name, lambda *a, real=real, record=record, **k: record.append(real(*a, **k)) or record[-1])
+    indexed: dict[int, list[str]] = {1: [], 2: []}  # pages the build's own process indexes for search
+    index = Spool.index
     for jobs in (1, 2):
+        monkeypatch.setattr(Spool, "index", lambda spool, page, jobs=jobs: indexed[jobs].append(page.url) or index(spool, page))
         root = make_site(tmp_path / f"jobs-{jobs}", plugin_options=f"jobs: {jobs}\ncache: false")
         copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
         site = build(root)
         sites[jobs], indexes[jobs] = html_of(site), search_index(site)
     # With one job the build does everything itself; with two, the workers do (all
-    # pages of the sessions, and the transcripts index).
-    assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1])]}
+    # pages of the sessions, and the transcripts index), the build writing none of
+    # them through the theme's template (with one job, that is not even tried).
+    assert done == {"convert_sessions": [0, 3], "render_pages": [0, len(sites[1])], "write_pages": [len(sites[1])]}
     assert "t/index.html" in sites[1]
     assert sites[2] == sites[1]
     assert indexes[2] == indexes[1]
+    # Their search entries too, but for the first page's, written before the workers start.
+    assert len(indexed[1]) == len(sites[1]) and len(indexed[2]) == 1
+
+
+def test_a_warning_the_theme_gives_while_pages_are_written_by_workers_is_the_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A page whose template warns (here a filter another plugin adds) is written by
+    the build itself: the warning is given once, and ``--strict`` counts it."""
+    monkeypatch.setattr(parallel, "_WRITE_ENOUGH", 0)
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 2")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    (root / "hooks.py").write_text(
+        "import logging\n"
+        "def on_env(env, config, files):\n"
+        "    env.filters['noted'] = lambda url: logging.getLogger('mkdocs.hooks').warning('the theme notes ' + url) or url\n"
+        "    return env\n"
+    )
+    (root / "overrides").mkdir()
+    (root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}{% if page %}{{ page.url | noted }}{% endif %}{% endblock %}\n')
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    with caplog.at_level(logging.WARNING):
+        pages = html_of(build(root, strict=False))
+    noted = sorted(r.getMessage().removeprefix("the theme notes ") for r in caplog.records if r.getMessage().startswith("the theme notes "))
+    assert len(pages) > 2
+    assert noted == sorted({*noted}) and {url.removesuffix('index.html') for url in pages} <= {*noted}
+    with pytest.raises(Abort):
+        build(root, strict=True)
 
 
 def test_a_page_that_warned_warns_again_on_the_next_build(site_root: Path) -> None:
