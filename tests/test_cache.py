@@ -212,6 +212,26 @@ def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_its
     assert len(indexed[1]) == len(sites[1]) and len(indexed[2]) == 1
 
 
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
+def test_pages_written_by_worker_processes_with_other_themes_are_what_the_build_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, theme: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # MkDocs' own themes write the build's date
+    monkeypatch.setattr(parallel, "_WRITE_ENOUGH", 0)
+    written: list[int] = []
+    write_pages = parallel.write_pages
+    monkeypatch.setattr(parallel, "write_pages", lambda *a, **k: written.append(write_pages(*a, **k)) or written[-1])
+    sites = {}
+    for jobs in (1, 2):
+        root = make_site(tmp_path / f"jobs-{jobs}", plugin_options=f"jobs: {jobs}")
+        yml = root / "mkdocs.yml"
+        yml.write_text(yml.read_text().replace("  name: material\n", f"  name: {theme}\n"))
+        copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+        sites[jobs] = html_of(build(root))
+    assert written == [len(sites[1])]
+    assert sites[2] == sites[1]
+
+
 def test_a_warning_the_theme_gives_while_pages_are_written_by_workers_is_the_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
