@@ -16,7 +16,9 @@
   With Material's search plugin, the page is indexed right then, and its entries
   wait on disk (``search.py``).
 * **Whole pages from the cache.** A page the theme's template would write as it
-  did before is written from the cache (``outputs.py``).
+  did before is written from the cache (``outputs.py``); the others can be put
+  through the template, and their search entries made, by worker processes before
+  MkDocs' loop reaches them (``context_ahead``, ``parallel.py``).
 * **In sections.** A page that changed is rendered in the sections whose Markdown
   did: the top of a conversation that goes on, the messages added to its last page
   (``rendering.py``).
