@@ -201,17 +201,18 @@ class Pages:
         """The text the search index is given of the page (``page.content``, which
         ``same`` says is the HTML of the cache), and its entries when it is indexed
         here (``setting``); both from the cache when known."""
+        spool = self.spool if setting is not None else None
         # The entries of a page indexed before, from the same text, are known.
-        key = fingerprint(self.spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if self.spool and setting is not None and same else None
+        key = fingerprint(spool.settings, state.key, page.url, page.title, toc_to_json(page.toc), page.meta) if spool and same else None
         entries = self.cache.load_entries(key) if key else None
         text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
         if text is None:
             text = self.search_text(page.content or "")
             if same:
                 self.cache.store_search_text(state.key, text)
-        if self.spool and setting is not None and entries is None:
+        if spool and entries is None:
             page.content = text
-            entries = self.spool.index(page)
+            entries = spool.index(page)
             if key:
                 self.cache.store_entries(key, entries)
         return text, entries

@@ -123,7 +123,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         config.extra_css.append(STYLESHEET)
         self.cache = Cache(self._cache_dir(config), fingerprint(__version__, code_fingerprint(), asdict(self.options), self.redactor.settings()))
         markdown_settings = fingerprint(config.markdown_extensions, config.mdx_configs, config.use_directory_urls)
-        others = any(getattr(method, "__self__", None) is not self for method in config.plugins.events["page_content"])
+        others = bool(self._others(config, "page_content"))
         self.pages = Pages(self.cache, markdown_settings, self.config.search_tool_output, html_wanted=others)
         return config
 
@@ -369,8 +369,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return env
         # Pages are put through the template on every core (see parallel.py) where the
         # other plugins that see their context only read it.
-        readers = [method for method in config.plugins.events["page_context"] if getattr(method, "__self__", None) is not self]
-        ahead = self._workers > 1 and workers.can_fork() and all(_plugin_name(config, method) in SEARCH_PLUGINS for method in readers)
+        names = {id(plugin): name for name, plugin in config.plugins.items()}
+        readers = {names.get(id(owner)) for owner in self._others(config, "page_context")}
+        ahead = self._workers > 1 and workers.can_fork() and readers <= SEARCH_PLUGINS
         if self.config.cache or ahead:  # without the cache, outputs are kept for this build alone
             self.pages.keep_outputs(env, config, self._nav, files)
         if ahead:
@@ -418,6 +419,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 jobs.append(parallel.PageJob(file, key))
         parallel.render_pages(jobs, config, files, self.cache, self._workers, self.pages.search_text, self.pages.markdown_settings)
 
+    def _others(self, config: MkDocsConfig, event: str) -> list[object]:
+        """The other plugins that handle ``event``."""
+        owners = (getattr(method, "__self__", None) for method in config.plugins.events[event])
+        return [owner for owner in owners if owner is not self]
+
     @property
     def _workers(self) -> int:
         return self.config.jobs or workers.cores()
@@ -430,12 +436,6 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
-
-
-def _plugin_name(config: MkDocsConfig, method: object) -> str | None:
-    """The name in ``plugins`` of the plugin ``method`` is bound to."""
-    owner = getattr(method, "__self__", None)
-    return next((name for name, plugin in config.plugins.items() if plugin is owner), None)
 
 
 def _is(method: object, function: object) -> bool:
