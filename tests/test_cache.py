@@ -232,6 +232,21 @@ def test_pages_written_by_worker_processes_with_other_themes_are_what_the_build_
     assert sites[2] == sites[1]
 
 
+@pytest.mark.parametrize("hook", ["def on_page_context(context, page, config, nav):\n    return context\n", "def on_page_markdown(markdown, page, config, files):\n    return markdown\n"])
+def test_pages_are_written_by_worker_processes_only_where_no_other_plugin_sees_their_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hook: str
+) -> None:
+    monkeypatch.setattr(parallel, "_WRITE_ENOUGH", 0)
+    written: list[int] = []
+    write_pages = parallel.write_pages
+    monkeypatch.setattr(parallel, "write_pages", lambda *a, **k: written.append(write_pages(*a, **k)) or written[-1])
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 2")
+    (root / "hooks.py").write_text(hook)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    pages = html_of(build(root))
+    assert written == ([] if "page_context" in hook else [len(pages)])
+
+
 def test_a_warning_the_theme_gives_while_pages_are_written_by_workers_is_the_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
