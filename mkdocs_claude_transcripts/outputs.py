@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
@@ -95,6 +96,33 @@ def _compiling(env: jinja2.Environment) -> list[Any]:
             env.variable_end_string, env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
             env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
             env.optimized, *map(str, named), jinja2.__version__]  # fmt: skip
+
+
+def compile_templates(env: jinja2.Environment, names: Iterable[str]) -> int:
+    """Compile ``names``, and the templates they name by a constant (``extends``,
+    ``include``, ``import``), into ``env``'s bytecode cache; how many were compiled.
+    A template that cannot be compiled is left to the build, which reports it."""
+    cache = env.bytecode_cache
+    if cache is None or env.loader is None:
+        return 0
+    compiled, seen, todo = 0, set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            source, filename, _ = env.loader.get_source(env, name)
+            parsed = env.parse(source, name, filename)
+            todo.extend(found for found in jinja2.meta.find_referenced_templates(parsed) if found)
+            bucket = cache.get_bucket(env, name, filename, source)
+            if bucket.code is None:
+                bucket.code = env.compile(parsed, name, filename)
+                cache.set_bucket(bucket)
+                compiled += 1
+        except Exception:  # noqa: BLE001 (the build compiles it again, and says what is wrong)
+            continue
+    return compiled
 
 
 def templates(env: jinja2.Environment) -> None:

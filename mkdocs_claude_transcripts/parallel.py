@@ -1,8 +1,8 @@
 """Work done on every core before MkDocs' loop over the pages: converting the
 sessions that are not in the cache, rendering to HTML the transcript pages that are
-not, then putting them through the theme's template. All of it lands in the cache,
-where the build then finds it as it would on a rebuild; nothing else changes, and
-the site is the same.
+not, then putting them through the theme's template (its templates compiled
+meanwhile). All of it lands in the cache, where the build then finds it as it would
+on a rebuild; nothing else changes, and the site is the same.
 
 MkDocs renders one page after another in one process, and on a site of transcripts
 Python-Markdown takes most of the build. The work is spread over forked processes
@@ -18,6 +18,7 @@ that the warning is shown, and counted by ``--strict``, in the build itself.
 from __future__ import annotations
 
 import logging
+import multiprocessing.process
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from . import outputs
 from .cache import Cache
 from .pages import Pages, markdown_of
 from .redact import Redactor
@@ -38,7 +40,7 @@ from .rendering import WarningCount
 from .rendering import render as render_page
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
-from .workers import can_fork, in_workers
+from .workers import can_fork, in_background, in_workers
 
 
 def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> int:
@@ -117,6 +119,22 @@ def write_pages(
         except Exception:
             first = 0  # the build writes it again, and reports the error
     return first + _each(pages[1:], write, workers, lambda page: 1, 0)
+
+
+def compile_templates(config: MkDocsConfig, folder: str) -> multiprocessing.process.BaseProcess | None:
+    """Compile the theme's templates into a bytecode cache at ``folder``, in a process
+    of its own started now, while the build lists its files and converts the sessions
+    (work of one process: a core is free); the build then loads them from the cache
+    rather than compiling them. The process, to join before the templates are used."""
+
+    def work() -> None:
+        _start_worker()  # what would warn is done again by the build, which shows it
+        env = config.theme.get_env()  # as MkDocs makes it
+        outputs.templates(env)
+        env.bytecode_cache = outputs.Bytecode(folder)
+        outputs.compile_templates(env, ["main.html", outputs.PROXY, outputs.KEPT, *sorted(config.theme.static_templates)])
+
+    return in_background(work)
 
 
 # ---------------------------------------------------------------- the workers

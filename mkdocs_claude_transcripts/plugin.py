@@ -9,6 +9,7 @@ the sessions in the nav.
 from __future__ import annotations
 
 import logging
+import multiprocessing.process
 import os
 import posixpath
 import shutil
@@ -16,6 +17,7 @@ import tempfile
 from collections import Counter
 from dataclasses import asdict
 from datetime import datetime
+from pathlib import Path
 
 import jinja2
 from mkdocs.config.defaults import MkDocsConfig
@@ -45,6 +47,7 @@ log = get_plugin_logger("claude-transcripts")
 
 
 PRUNE_ABOVE = 100  # transcript pages in the nav
+COMPILE_WAIT = 60  # seconds the build waits for its templates to be compiled, at most
 # Plugins that read a page's context and leave it as it is: MkDocs' search and
 # Material's (which changes the page's HTML, but the text this plugin hands it in
 # its stead, see pages.py).
@@ -78,6 +81,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._scratch: str | None = None  # the cache of this build alone, when caching is off
         self.pages: Pages | None = None  # the pages this plugin adds, on their way
         self._nav: Navigation | None = None  # the site's, once settled
+        self._compiling: multiprocessing.process.BaseProcess | None = None  # the theme's templates, meanwhile
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -355,12 +359,13 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     @event_priority(-100)  # once every other plugin has set the environment up
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment | None:
+        compiled = self._compiled(COMPILE_WAIT)
         if not self.config.enabled or self.pages is None or self.cache is None or self._nav is None:
             return env
-        if self.config.cache and env.bytecode_cache is None:  # the theme's templates compiled once, not at every build
-            folder = self.cache.root / "templates"
-            folder.mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = outputs.Bytecode(str(folder))
+        # The theme's templates compiled once, not at every build (without the cache,
+        # once in this build, while it went on: on_pre_build).
+        if (self.config.cache or compiled) and env.bytecode_cache is None:
+            env.bytecode_cache = outputs.Bytecode(str(self._templates_folder()))
         # Outputs are kept when this plugin sees a page's context last and its output first.
         last = config.plugins.events["page_context"][-1]
         first = config.plugins.events["post_page"][0]
@@ -382,6 +387,27 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         search = material_search(config)
         if self.pages and self.cache and search is not None:
             self.pages.spool = Spool(search, str(self.cache.root))
+        if self.cache is not None and self._workers > 1:
+            self._compiling = parallel.compile_templates(config, str(self._templates_folder()))
+
+    def _templates_folder(self) -> Path:
+        assert self.cache is not None
+        folder = self.cache.root / "templates"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def _compiled(self, wait: float) -> bool:
+        """Whether the theme's templates were being compiled while the build went on;
+        once they are, or once ``wait`` seconds have passed (the build compiles the
+        rest itself)."""
+        process, self._compiling = self._compiling, None
+        if process is None:
+            return False
+        process.join(wait)
+        if process.is_alive():
+            process.terminate()
+            process.join()
+        return True
 
     # Right after the search plugin has written its index (priority 0), before others
     # read it (Material's offline plugin, at -100).
@@ -395,6 +421,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             shutil.rmtree(self._scratch, ignore_errors=True)
 
     def on_build_error(self, error: Exception) -> None:
+        self._compiled(0)
         if self.pages:
             self.pages.abandon()
 

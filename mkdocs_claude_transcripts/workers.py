@@ -1,4 +1,5 @@
-"""Work spread over forked processes, one per core.
+"""Work spread over forked processes, one per core, or done in a process of its own
+while the caller goes on.
 
 The workers are forked, so they share the state of the process as it is (the
 configuration, the files found, the code imported) without it being sent to them.
@@ -25,6 +26,16 @@ def cores() -> int:
 def can_fork() -> bool:
     """Forking is safe in a process of one thread."""
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def in_background(work: Callable[[], object]) -> multiprocessing.process.BaseProcess | None:
+    """``work`` started in a forked process of its own while the caller goes on; the
+    process, for the caller to join (None where forking is not safe)."""
+    if not can_fork():
+        return None
+    process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
+    process.start()
+    return process
 
 
 def in_workers(

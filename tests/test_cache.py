@@ -10,7 +10,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import jinja2
 import pytest
+from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.structure.pages import Page
 
@@ -272,6 +274,80 @@ def test_a_warning_the_theme_gives_while_pages_are_written_by_workers_is_the_bui
     assert noted == sorted({*noted}) and {url.removesuffix('index.html') for url in pages} <= {*noted}
     with pytest.raises(Abort):
         build(root, strict=True)
+
+
+def _compiled_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The templates compiled in this process (not in one forked from it)."""
+    names: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def recording(self, source, name=None, filename=None, raw=False, defer_init=False):
+        names.append(name)
+        return compile_(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", recording)
+    return names
+
+
+def test_the_templates_compiled_ahead_are_loaded_by_an_environment_made_as_mkdocs_makes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = load_config(str(make_site(tmp_path) / "mkdocs.yml"))
+    folder = tmp_path / "bytecode"
+    folder.mkdir()
+    ahead = config.theme.get_env()
+    outputs.templates(ahead)
+    ahead.bytecode_cache = outputs.Bytecode(str(folder))
+    # Material's main.html and what it names: base.html, its partials.
+    assert outputs.compile_templates(ahead, ["main.html"]) > 10
+    compiled = _compiled_here(monkeypatch)
+    env = config.theme.get_env()
+    env.bytecode_cache = outputs.Bytecode(str(folder))
+    for name in ("main.html", "base.html", "partials/header.html", "partials/nav.html", "partials/footer.html"):
+        env.get_template(name)
+    assert compiled == []
+    # An environment set up otherwise (here, escaping every value) compiles its own.
+    env = config.theme.get_env()
+    env.autoescape = True
+    env.bytecode_cache = outputs.Bytecode(str(folder))
+    env.get_template("main.html")
+    assert compiled == ["main.html"]
+
+
+def test_a_template_that_cannot_be_compiled_ahead_is_left_to_the_build(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="jobs: 2")
+    (root / "overrides" / "partials").mkdir(parents=True)
+    (root / "overrides" / "partials" / "footer.html").write_text("{% if %}\n")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    env = load_config(str(config)).theme.get_env()
+    env.bytecode_cache = outputs.Bytecode(str(tmp_path))
+    assert outputs.compile_templates(env, ["main.html"]) > 10  # the others are
+    with pytest.raises(jinja2.TemplateSyntaxError, match="footer.html|Expected an expression"):
+        build(root)
+
+
+@pytest.mark.parametrize(("jobs", "cache"), [(1, "true"), (2, "true"), (2, "false")])
+def test_with_workers_the_themes_templates_are_compiled_in_a_process_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int, cache: str
+) -> None:
+    compiled = _compiled_here(monkeypatch)
+    root = make_site(tmp_path, plugin_options=f"jobs: {jobs}\ncache: {cache}")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    pages = html_of(build(root))
+    assert len(pages) > 2
+    # With one job, the build compiles them itself, as MkDocs does.
+    assert {"main.html", "base.html"} & {*compiled} == ({"main.html", "base.html"} if jobs == 1 else set())
+
+
+def test_a_warning_given_while_the_templates_are_compiled_ahead_is_given_once(tmp_path: Path) -> None:
+    """MkDocs warns, making the theme's environment, that a locale has no
+    translations; the process compiling the templates makes one too, and stays quiet."""
+    root = make_site(tmp_path, plugin_options="jobs: 2")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: mkdocs\n  locale: sw\n"))
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(config)], capture_output=True, text=True, check=True)
+    assert done.stderr.count("No translations could be found for the locale 'sw'") == 1
 
 
 def test_a_page_that_warned_warns_again_on_the_next_build(site_root: Path) -> None:
