@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,22 +54,23 @@ class Run:
 
 
 def run(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
-    """Run a command; return its wall time and the peak memory of that child alone."""
+    """Run a command; return its wall time and the peak memory of that process alone."""
     wrapper = [sys.executable, "-c", _MEASURE, *command]
-    started = time.perf_counter()
     done = subprocess.run(wrapper, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
-    peak = float(done.stderr.strip().splitlines()[-1])
+    seconds, peak = map(float, done.stderr.strip().splitlines()[-1].split())
     return Run(seconds, peak, done.stdout + done.stderr)
 
 
-# Runs the command as a grandchild, so that its peak memory is the only one counted.
+# Runs the command as a grandchild, so that its peak memory is the only one counted,
+# and times it there, from its start to its end (the wrapper's own start-up left out).
 _MEASURE = """
-import resource, subprocess, sys
+import resource, subprocess, sys, time
+started = time.perf_counter()
 code = subprocess.call(sys.argv[1:])
-sys.stderr.write("\\n%f\\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))
+seconds = time.perf_counter() - started
+sys.stderr.write("\\n%f %f\\n" % (seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))
 sys.exit(code)
 """
 
