@@ -128,11 +128,14 @@ def compile_templates(config: MkDocsConfig, folder: str) -> multiprocessing.proc
     rather than compiling them. The process, to join before the templates are used."""
 
     def work() -> None:
-        _start_worker()  # what would warn is done again by the build, which shows it
-        env = config.theme.get_env()  # as MkDocs makes it
-        outputs.templates(env)
-        env.bytecode_cache = outputs.Bytecode(folder)
-        outputs.compile_templates(env, ["main.html", outputs.PROXY, outputs.KEPT, *sorted(config.theme.static_templates)])
+        _start_worker()  # what would warn or fail here is done again by the build, which says so
+        try:
+            env = config.theme.get_env()  # as MkDocs makes it
+            outputs.templates(env)
+            env.bytecode_cache = outputs.Bytecode(folder)
+            outputs.compile_templates(env, ["main.html", outputs.PROXY, outputs.KEPT, *sorted(config.theme.static_templates)])
+        except Exception:  # noqa: BLE001
+            pass
 
     return in_background(work)
 
