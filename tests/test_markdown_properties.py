@@ -136,6 +136,7 @@ NEIGHBOURS = [
 @example("x>**[*")  # emphasis tells a bracket from an escape
 @example("see https://x.y/a[b")  # a web address may hold a bracket
 @example("$[0, 1)$")  # and so may math
+@example("$```\n[\n[$")  # math over several lines of a paragraph
 def test_escaping_brackets_that_open_nothing_leaves_the_page_as_it_was(text: str) -> None:
     # Brackets that no "]" closes (and brackets nested very deep) are escaped, so that
     # Python-Markdown does not search the paragraph for their end: the page is the same

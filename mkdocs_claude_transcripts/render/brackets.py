@@ -35,13 +35,14 @@ def escape_unclosed(out: list[str], fenced: list[range]) -> None:
     closed by a "]" further on is left alone, even if that "]" is in another block
     (a table cell, say), and so are brackets before and on a line indented as code.
     An escape is seen by other extensions as a letter would be: brackets one of them
-    could see (``_inert``) are escaped only past ``SEEN_AT_MOST`` in a paragraph.
+    could see (``_inert``, or in a paragraph with math, ``$`` or ``\\(``, which may
+    go on over several lines) are escaped only past ``SEEN_AT_MOST`` in a paragraph.
     """
-    pairs, unclosed, paragraph_of = _brackets(out, {index for lines in fenced for index in lines})
+    pairs, unclosed, paragraph_of, math = _brackets(out, {index for lines in fenced for index in lines})
     escaped: list[Place] = []
     seen: dict[int, list[Place]] = {}  # by paragraph, the unclosed brackets an extension could see
     for place in unclosed:
-        if _inert(out, place):
+        if paragraph_of[place[0]] not in math and _inert(out, place):
             escaped.append(place)
         else:
             seen.setdefault(paragraph_of[place[0]], []).append(place)
@@ -73,8 +74,7 @@ def _inert(out: list[str], place: Place) -> bool:
     """Whether an escape of the bracket at ``place`` changes nothing but the search for
     its end: it is between spaces, letters, digits, brackets or escaped characters (not
     next to the marks of emphasis, which tell a letter from a bracket), not in a web
-    address or an email address (which may hold brackets), on a line without math
-    (``$``, ``\\(``)."""
+    address or an email address (which may hold brackets)."""
     line = out[place[0]]
     column = place[1]
     before = line[column - 1] if column else " "
@@ -84,7 +84,7 @@ def _inert(out: list[str], place: Place) -> bool:
         before = " "
     if after == "\\" and line[column + 2 : column + 3] in _ESCAPABLE:
         after = " "
-    if not (_NEIGHBOUR.match(before) and _NEIGHBOUR.match(after)) or "$" in line or "\\(" in line:
+    if not (_NEIGHBOUR.match(before) and _NEIGHBOUR.match(after)):
         return False
     if before.isspace() or not ("://" in line or "www." in line or "@" in line):
         return True
@@ -92,14 +92,15 @@ def _inert(out: list[str], place: Place) -> bool:
     return not ("://" in word or "www." in word or "@" in word)
 
 
-def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int]]:
+def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int], set[int]]:
     """The brackets of ``out`` that Python-Markdown pairs, in the order they open;
     those that no "]" closes (outside the lines of ``skip``); the paragraph (a
-    number) of each line holding them."""
+    number) of each line holding them; the paragraphs that may hold math."""
     pairs: list[tuple[Place, Place]] = []
     opened: list[Place] = []  # each "[" not closed yet
     unclosed: list[Place] = []
     paragraph_of: dict[int, int] = {}
+    math: set[int] = set()
     paragraph = 0
     for index, line in enumerate(out):
         if index in skip or not line.strip():
@@ -107,6 +108,8 @@ def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]]
             opened = []
             paragraph += 1
             continue
+        if "$" in line or "\\(" in line:
+            math.add(paragraph)
         if "[" not in line and "]" not in line:
             continue
         if _INDENTED.match(line):
@@ -128,7 +131,7 @@ def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]]
                 end = _closing_run(line, at, len(found))
                 at = end if end >= 0 else at
     pairs.sort()
-    return pairs, unclosed + opened, paragraph_of
+    return pairs, unclosed + opened, paragraph_of, math
 
 
 def _closing_run(line: str, at: int, length: int) -> int:
