@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import types
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -47,17 +48,18 @@ _BASE_CONTEXT = frozenset({"nav", "pages", "base_url", "extra_css", "extra_javas
 _SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
 
 
-def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment) -> str:
-    """Everything of the site that the theme's template may write into any page."""
+def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment, code: str) -> str:
+    """Everything of the site that the theme's template may write into any page;
+    ``code``: ``code_digest(config)``."""
     theme = config.theme
     custom, dated = _theme_files(theme.dirs)
     return fingerprint(
         {key: value for key, value in config.items() if key != "plugins"},
         {name: plugin for name, plugin in config.plugins.items()},
-        theme.name, dict(theme), theme.dirs, custom, _versions(theme.name),
+        theme.name, dict(theme), theme.dirs, custom, code,
         _nav(nav.items), nav.homepage.url if nav.homepage else None,
         sorted(file.url for file in files.documentation_pages()),
-        sorted(env.globals), sorted(env.filters), sorted(env.tests),
+        sorted(env.globals), _functions(env),
         # A theme that writes the build's date: a build's pages are its own (unless
         # SOURCE_DATE_EPOCH sets the date).
         get_build_datetime().isoformat() if dated else None,
@@ -77,25 +79,52 @@ def page_digest(site: str, page: Page, context: Mapping[str, Any], toc: Any, tem
     )  # fmt: skip
 
 
+def code_digest(config: MkDocsConfig) -> str:
+    """The code that the theme's templates may run, and that a template's compiling
+    may: the versions of MkDocs, Jinja and the packages of the theme and the plugins,
+    and the site's hooks files."""
+    return fingerprint(_versions(config.theme.name, config.plugins), _hooks(config.plugins))
+
+
 class Bytecode(jinja2.FileSystemBytecodeCache):
     """Jinja's cache of compiled templates, which knows a template by its name and
-    source, here also by the settings of the environment that compiles it: a plugin
-    that turns on autoescaping, or adds an extension, has the templates compiled anew."""
+    source, here also by the settings of the environment that compiles it (a plugin
+    that turns on autoescaping, adds an extension or a filter, has the templates
+    compiled anew) and by ``code`` (``code_digest``: Jinja calls a filter given
+    constants as it compiles the template, and keeps what it gave)."""
+
+    def __init__(self, directory: str, code: str) -> None:
+        super().__init__(directory)
+        self.code = code
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> jinja2.bccache.Bucket:
-        key = fingerprint(self.get_cache_key(name, filename), _compiling(environment))
+        key = fingerprint(self.get_cache_key(name, filename), _compiling(environment), self.code)
         bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
         self.load_bytecode(bucket)
         return bucket
 
 
 def _compiling(env: jinja2.Environment) -> list[Any]:
-    """What of ``env`` its compiled templates depend on."""
+    """What of ``env`` its compiled templates depend on. A call of a filter or test is
+    compiled by what the function asks for (the context, the environment), and a call
+    with constant arguments may be made as the template is compiled: the functions
+    count, by name."""
     named = [getattr(value, "__qualname__", value) for value in (env.autoescape, env.finalize)]
     return [sorted(env.extensions), env.block_start_string, env.block_end_string, env.variable_start_string,
             env.variable_end_string, env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
             env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
-            env.optimized, *map(str, named), jinja2.__version__]  # fmt: skip
+            env.optimized, *map(str, named), _functions(env), jinja2.__version__]  # fmt: skip
+
+
+def _functions(env: jinja2.Environment) -> list[list[tuple[str, str]]]:
+    """The filters and tests of ``env``, each by its name, its function's module and
+    name, and what it asks for (``jinja2.pass_context``...)."""
+
+    def named(function: Any) -> str:
+        name = getattr(function, "__qualname__", None) or type(function).__qualname__
+        return f"{getattr(function, '__module__', '')}.{name} {getattr(function, 'jinja_pass_arg', '')}"
+
+    return [sorted((name, named(function)) for name, function in table.items()) for table in (env.filters, env.tests)]
 
 
 def compile_templates(env: jinja2.Environment, names: Iterable[str]) -> int:
@@ -167,10 +196,25 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], bool]:
     return found, dated
 
 
-def _versions(theme: str | None) -> list[tuple[str, str]]:
-    """The versions of MkDocs, Jinja and the package of the theme."""
+def _versions(theme: str | None, plugins: Iterable[str]) -> list[tuple[str, str]]:
+    """The versions of MkDocs, Jinja and the packages of the theme and the plugins."""
     versions = [(name, version) for name in ("mkdocs", "jinja2") if (version := package_version(name)) is not None]
-    for entry in importlib.metadata.entry_points(group="mkdocs.themes"):
-        if entry.name == theme and entry.dist is not None:
-            versions.append((entry.dist.name, entry.dist.version))
-    return versions
+    for group, names in (("mkdocs.themes", {theme}), ("mkdocs.plugins", set(plugins))):
+        for entry in importlib.metadata.entry_points(group=group):
+            if entry.name in names and entry.dist is not None:
+                versions.append((entry.dist.name, entry.dist.version))
+    return sorted(set(versions))
+
+
+def _hooks(plugins: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """The files of the site's hooks (``hooks:``), by their size and time."""
+    found = []
+    for name, plugin in plugins.items():
+        path = getattr(plugin, "__file__", None) if isinstance(plugin, types.ModuleType) else None
+        if path:
+            try:
+                status = os.stat(path)
+            except OSError:
+                continue
+            found.append((name, status.st_size, status.st_mtime_ns))
+    return sorted(found)

@@ -233,10 +233,11 @@ class Pages:
                 page.meta["search"] = state.search_meta
             state.excluded = False
 
-    def keep_outputs(self, env: Any, config: MkDocsConfig, nav: Any, files: Files) -> None:
+    def keep_outputs(self, env: Any, config: MkDocsConfig, nav: Any, files: Files, code: str) -> None:
         """Once every page is rendered, before the first is written: transcript pages
-        get the template that writes them from the cache when it can."""
-        self._site = outputs.site_digest(config, nav, files, env)
+        get the template that writes them from the cache when it can. ``code``:
+        ``outputs.code_digest(config)``."""
+        self._site = outputs.site_digest(config, nav, files, env, code)
         outputs.templates(env)
         for src_uri, state in self._states.items():
             file = files.get_file_from_path(src_uri)

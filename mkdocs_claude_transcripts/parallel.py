@@ -132,7 +132,7 @@ def compile_templates(config: MkDocsConfig, folder: str) -> multiprocessing.proc
         try:
             env = config.theme.get_env()  # as MkDocs makes it
             outputs.templates(env)
-            env.bytecode_cache = outputs.Bytecode(folder)
+            env.bytecode_cache = outputs.Bytecode(folder, outputs.code_digest(config))
             outputs.compile_templates(env, ["main.html", outputs.PROXY, outputs.KEPT, *sorted(config.theme.static_templates)])
         except Exception:  # noqa: BLE001
             pass

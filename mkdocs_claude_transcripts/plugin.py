@@ -364,8 +364,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return env
         # The theme's templates compiled once, not at every build (without the cache,
         # once in this build, while it went on: on_pre_build).
+        code = outputs.code_digest(config)
         if (self.config.cache or compiled) and env.bytecode_cache is None:
-            env.bytecode_cache = outputs.Bytecode(str(self._templates_folder()))
+            env.bytecode_cache = outputs.Bytecode(str(self._templates_folder()), code)
         # Outputs are kept when this plugin sees a page's context last and its output first.
         last = config.plugins.events["page_context"][-1]
         first = config.plugins.events["post_page"][0]
@@ -378,7 +379,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         readers = {names.get(id(owner)) for owner in self._others(config, "page_context")}
         ahead = self._workers > 1 and workers.can_fork() and readers <= SEARCH_PLUGINS
         if self.config.cache or ahead:  # without the cache, outputs are kept for this build alone
-            self.pages.keep_outputs(env, config, self._nav, files)
+            self.pages.keep_outputs(env, config, self._nav, files, code)
         if ahead:
             parallel.write_pages(self.pages.unwritten(files), config, files, self._nav, env, self.pages, self._workers)
         return env

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import logging
 import shutil
@@ -297,19 +298,19 @@ def test_the_templates_compiled_ahead_are_loaded_by_an_environment_made_as_mkdoc
     folder.mkdir()
     ahead = config.theme.get_env()
     outputs.templates(ahead)
-    ahead.bytecode_cache = outputs.Bytecode(str(folder))
+    ahead.bytecode_cache = outputs.Bytecode(str(folder), outputs.code_digest(config))
     # Material's main.html and what it names: base.html, its partials.
     assert outputs.compile_templates(ahead, ["main.html"]) > 10
     compiled = _compiled_here(monkeypatch)
     env = config.theme.get_env()
-    env.bytecode_cache = outputs.Bytecode(str(folder))
+    env.bytecode_cache = outputs.Bytecode(str(folder), outputs.code_digest(config))
     for name in ("main.html", "base.html", "partials/header.html", "partials/nav.html", "partials/footer.html"):
         env.get_template(name)
     assert compiled == []
     # An environment set up otherwise (here, escaping every value) compiles its own.
     env = config.theme.get_env()
     env.autoescape = True
-    env.bytecode_cache = outputs.Bytecode(str(folder))
+    env.bytecode_cache = outputs.Bytecode(str(folder), outputs.code_digest(config))
     env.get_template("main.html")
     assert compiled == ["main.html"]
 
@@ -321,7 +322,7 @@ def test_a_template_that_cannot_be_compiled_ahead_is_left_to_the_build(tmp_path:
     config = root / "mkdocs.yml"
     config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
     env = load_config(str(config)).theme.get_env()
-    env.bytecode_cache = outputs.Bytecode(str(tmp_path))
+    env.bytecode_cache = outputs.Bytecode(str(tmp_path), "")
     assert outputs.compile_templates(env, ["main.html"]) > 10  # the others are
     with pytest.raises(jinja2.TemplateSyntaxError, match="footer.html|Expected an expression"):
         build(root)
@@ -338,6 +339,46 @@ def test_with_workers_the_themes_templates_are_compiled_in_a_process_of_their_ow
     assert len(pages) > 2
     # With one job, the build compiles them itself, as MkDocs does.
     assert {"main.html", "base.html"} & {*compiled} == ({"main.html", "base.html"} if jobs == 1 else set())
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_filter_another_plugin_adds_to_the_theme_is_called_as_it_asks(tmp_path: Path, jobs: int) -> None:
+    """Jinja compiles a filter's call by what the filter asks for (here the template's
+    context), and the templates compiled ahead were compiled without it: they are not
+    the build's, nor are templates compiled by a build whose filters were others."""
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", tmp_path / "docs" / "t")
+    (tmp_path / "overrides").mkdir()
+    (tmp_path / "overrides" / "main.html").write_text(
+        '{% extends "base.html" %}\n{% block footer %}{% if page %}<p class="noted">{{ "shown" | noted }}</p>{% endif %}{% endblock %}\n'
+    )
+    filters = {
+        "context": "@jinja2.pass_context\ndef noted(context, value):\n    return value + ' on ' + context['page'].url\n",
+        "plain": "def noted(value):\n    return value + ' plainly'\n",
+    }
+    for name, noted in filters.items():  # one hooks file each: MkDocs loads a file once per process
+        (tmp_path / f"{name}.py").write_text(f"import jinja2\n{noted}\ndef on_env(env, config, files):\n    env.filters['noted'] = noted\n    return env\n")
+        root = make_site(tmp_path, config=f"hooks:\n  - {name}.py\n", plugin_options=f"jobs: {jobs}")
+        config = root / "mkdocs.yml"
+        config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+        page = (build(root) / "index.html").read_text(encoding="utf-8")
+        assert ('<p class="noted">shown on </p>' if name == "context" else '<p class="noted">shown plainly</p>') in page
+
+
+def test_a_hook_that_changes_changes_the_transcript_pages_it_writes_into(tmp_path: Path) -> None:
+    """Pages are kept whole from one build to the next: a hooks file is part of their
+    key, as the site's plugins are by their versions (each build here is a process of
+    its own, as MkDocs loads a hooks file once per process)."""
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    (root / "overrides").mkdir()
+    (root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p class="noted">{{ "shown" | noted }}</p>{% endblock %}\n')
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    for said in ("first", "then"):
+        (root / "hooks.py").write_text(f"def on_env(env, config, files):\n    env.filters['noted'] = lambda value: value + ' {said}'\n    return env\n")
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], capture_output=True, check=True)
+        pages = html_of(root / "site")
+        assert len(pages) > 2 and all(f'<p class="noted">shown {said}</p>' in page for page in pages.values())
 
 
 def test_a_warning_given_while_the_templates_are_compiled_ahead_is_given_once(tmp_path: Path) -> None:
@@ -504,6 +545,17 @@ def test_a_new_version_of_what_renders_pages_invalidates_the_cache(monkeypatch: 
     before = cache_module.code_fingerprint()
     monkeypatch.setattr(__import__(module), "__version__", "0.0.0")
     assert cache_module.code_fingerprint() != before
+
+
+@pytest.mark.parametrize("package", ["mkdocs-material", "mkdocs-claude-transcripts"])  # the theme's; a plugin's
+def test_a_new_version_of_the_theme_or_of_a_plugin_changes_the_code_pages_are_kept_by(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, package: str
+) -> None:
+    config = load_config(str(make_site(tmp_path) / "mkdocs.yml"))
+    before = outputs.code_digest(config)
+    version = importlib.metadata.Distribution.version
+    monkeypatch.setattr(importlib.metadata.Distribution, "version", property(lambda dist: "0.0.0" if dist.name == package else version.fget(dist)))
+    assert outputs.code_digest(config) != before
 
 
 def test_templates_compiled_with_other_settings_are_compiled_again(tmp_path: Path) -> None:
