@@ -388,7 +388,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         search = material_search(config)
         if self.pages and self.cache and search is not None:
             self.pages.spool = Spool(search, str(self.cache.root))
-        if self.cache is not None and self._workers > 1:
+        # The theme's templates, compiled while the build goes on (where no build has yet).
+        if self.cache is not None and self._workers > 1 and not any(self._templates_folder().iterdir()):
             self._compiling = parallel.compile_templates(config, str(self._templates_folder()))
 
     def _templates_folder(self) -> Path:

@@ -333,12 +333,20 @@ def test_with_workers_the_themes_templates_are_compiled_in_a_process_of_their_ow
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int, cache: str
 ) -> None:
     compiled = _compiled_here(monkeypatch)
+    started: list[int] = []
+    compile_templates = parallel.compile_templates
+    monkeypatch.setattr(parallel, "compile_templates", lambda *a: started.append(1) or compile_templates(*a))
     root = make_site(tmp_path, plugin_options=f"jobs: {jobs}\ncache: {cache}")
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
     pages = html_of(build(root))
     assert len(pages) > 2
     # With one job, the build compiles them itself, as MkDocs does.
     assert {"main.html", "base.html"} & {*compiled} == ({"main.html", "base.html"} if jobs == 1 else set())
+    # The next build has them from the cache (without it, it compiles them ahead again).
+    compiled.clear()
+    assert html_of(build(root)) == pages
+    assert started == ([] if jobs == 1 else [1] if cache == "true" else [1, 1])
+    assert {"main.html", "base.html"} & {*compiled} == (set() if cache == "true" or jobs == 2 else {"main.html", "base.html"})
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
