@@ -4,7 +4,8 @@ while the caller goes on.
 The workers are forked, so they share the state of the process as it is (the
 configuration, the files found, the code imported) without it being sent to them.
 Where ``fork`` is missing (Windows), where the process runs other threads (``mkdocs
-serve``), or with one job, nothing runs in workers and the caller does the work itself.
+serve``) or is a daemonic one of ``multiprocessing``, or with one job, nothing runs in
+workers and the caller does the work itself.
 """
 
 from __future__ import annotations
@@ -24,8 +25,13 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    """Forking is safe in a process of one thread."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    """Forking is safe in a process of one thread (and allowed where the process is
+    not itself a daemonic one of ``multiprocessing``)."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon
+    )
 
 
 def in_background(work: Callable[[], object]) -> multiprocessing.process.BaseProcess | None:
@@ -34,7 +40,10 @@ def in_background(work: Callable[[], object]) -> multiprocessing.process.BasePro
     if not can_fork():
         return None
     process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
-    process.start()
+    try:
+        process.start()
+    except OSError:  # no process to be had: the caller does without
+        return None
     return process
 
 

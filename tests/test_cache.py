@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import logging
+import multiprocessing
 import shutil
 import subprocess
 import sys
@@ -387,6 +388,20 @@ def test_a_hook_that_changes_changes_the_transcript_pages_it_writes_into(tmp_pat
         subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], capture_output=True, check=True)
         pages = html_of(root / "site")
         assert len(pages) > 2 and all(f'<p class="noted">shown {said}</p>' in page for page in pages.values())
+
+
+def test_a_build_in_a_daemonic_process_does_its_work_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemonic process of ``multiprocessing`` may not start others: such a build
+    converts, renders and writes its pages itself."""
+    for enough in ("_CONVERT_ENOUGH", "_RENDER_ENOUGH", "_WRITE_ENOUGH"):
+        monkeypatch.setattr(parallel, enough, 0)
+    root = make_site(tmp_path, plugin_options="jobs: 2")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    process = multiprocessing.get_context("fork").Process(target=build, args=(root,), daemon=True)
+    process.start()
+    process.join(300)
+    assert process.exitcode == 0
+    assert len(html_of(root / "site")) > 2
 
 
 def test_a_warning_given_while_the_templates_are_compiled_ahead_is_given_once(tmp_path: Path) -> None:
