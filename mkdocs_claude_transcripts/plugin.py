@@ -389,8 +389,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if self.pages and self.cache and search is not None:
             self.pages.spool = Spool(search, str(self.cache.root))
         # The theme's templates, compiled while the build goes on (where no build has yet).
-        if self.cache is not None and self._workers > 1 and not any(self._templates_folder().iterdir()):
-            self._compiling = parallel.compile_templates(config, str(self._templates_folder()))
+        if self.cache is not None and self._workers > 1:
+            folder = self._templates_folder()
+            if not any(folder.iterdir()):
+                self._compiling = parallel.compile_templates(config, str(folder))
 
     def _templates_folder(self) -> Path:
         assert self.cache is not None
