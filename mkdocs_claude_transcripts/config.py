@@ -108,11 +108,11 @@ class TranscriptsConfig(base.Config):
 
     jobs = c.Type(int, default=0)
     """How many processes convert sessions, render their pages to HTML and put them
-    through the theme's template during a build, one more compiling the theme's
-    templates meanwhile (what the cache already holds is not done again): `0` one per
-    core, `1` none (the build does it all in its own process, as MkDocs does any
-    page). Used where processes can be forked (Linux, macOS), not while `mkdocs serve`
-    runs."""
+    through the theme's template during a build, besides one that loads the content
+    model as MkDocs starts and one that compiles the theme's templates meanwhile
+    (what the cache already holds is not done again): `0` one per core, `1` none (the
+    build does it all in its own process, as MkDocs does any page). Used where
+    processes can be forked (Linux, macOS), not while `mkdocs serve` runs."""
 
     copy_jsonl = c.Type(bool, default=False)
     """Also publish the transcript `.jsonl` files themselves, redacted as the pages are.

@@ -1,8 +1,9 @@
 """Work done on every core before MkDocs' loop over the pages: converting the
-sessions that are not in the cache, rendering to HTML the transcript pages that are
-not, then putting them through the theme's template (its templates compiled
-meanwhile). All of it lands in the cache, where the build then finds it as it would
-on a rebuild; nothing else changes, and the site is the same.
+sessions that are not in the cache (in a process started with MkDocs, which loads
+the content model meanwhile), rendering to HTML the transcript pages that are not,
+then putting them through the theme's template (its templates compiled meanwhile).
+All of it lands in the cache, where the build then finds it as it would on a
+rebuild; nothing else changes, and the site is the same.
 
 MkDocs renders one page after another in one process, and on a site of transcripts
 Python-Markdown takes most of the build. The work is spread over forked processes
@@ -17,12 +18,14 @@ that the warning is shown, and counted by ``--strict``, in the build itself.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import logging
 import multiprocessing.process
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from mkdocs.commands.build import get_context
@@ -42,6 +45,9 @@ from .toc import toc_to_json
 from .transcript.discovery import SessionSource
 from .workers import can_fork, in_background, in_workers
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
 
 def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> int:
     """Convert each source into the cache under its key; how many were."""
@@ -54,6 +60,79 @@ def convert_sessions(sources: Sequence[tuple[SessionSource, str]], options: Rend
         return 1
 
     return _each(sources, convert, workers, lambda job: job[0].size(), _CONVERT_ENOUGH)
+
+
+class Converter:
+    """A process forked as MkDocs starts (``start``, at ``on_startup``): it loads the
+    content model while MkDocs reads its configuration and lists the site's files,
+    work of one process that leaves a core free, then converts the sessions the build
+    finds missing from the cache (``convert``), on every core. The build's own process
+    never loads the model: a rebuild after a transcript grew waits for its conversion
+    alone. It serves one build, and ends with its ``convert`` or ``stop``."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess, connection: Connection) -> None:
+        self._process = process
+        self._connection = connection
+
+    @classmethod
+    def start(cls) -> Converter | None:
+        """The converter, started (None where forking is not safe)."""
+        ours, theirs = multiprocessing.get_context("fork").Pipe()
+        # Not daemonic, so that it may start workers; stopped at the latest as the build's process ends.
+        process = in_background(functools.partial(_converter, theirs, ours), daemon=False)
+        theirs.close()
+        if process is None:
+            ours.close()
+            return None
+        converter = cls(process, ours)
+        atexit.register(converter.stop)
+        return converter
+
+    def convert(self, sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> bool:
+        """Convert each source into the cache under its key; whether the converter did
+        its work (what it could not convert is still missing from the cache, for the
+        build to convert, and report why). The converter ends."""
+        try:
+            self._connection.send((list(sources), options, redactor, cache, workers))
+            return bool(self._connection.recv())
+        except (OSError, EOFError, ValueError):  # it ended, or its work could not be sent
+            return False
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        atexit.unregister(self.stop)
+        self._connection.close()
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+
+
+def _converter(connection: Connection, other: Connection) -> None:
+    """The converter's process: the content model, then the one request of the build."""
+    other.close()  # the build's end: without it, its ending is seen here
+    _start_worker()  # what would warn or fail here is done again by the build, which says so
+    from . import pipeline  # noqa: F401 (the content model, loaded before any request, and before the workers are forked)
+
+    try:
+        sources, options, redactor, cache, workers = connection.recv()
+    except (OSError, EOFError):
+        return
+    # What fails here is missing from the cache: the build converts it again, and reports the error.
+    try:
+        shared = convert_sessions(sources, options, redactor, cache, workers)
+    except Exception:  # noqa: BLE001
+        shared = 0
+    if not shared:  # too little to share among workers: converted here
+        for source, key in sources:
+            try:
+                cache.convert(source, key, options, redactor)
+            except Exception:  # noqa: BLE001
+                continue
+    try:
+        connection.send(True)
+    except OSError:  # the build has ended
+        pass
 
 
 @dataclass
@@ -123,9 +202,10 @@ def write_pages(
 
 def compile_templates(config: MkDocsConfig, folder: str) -> multiprocessing.process.BaseProcess | None:
     """Compile the theme's templates into a bytecode cache at ``folder``, in a process
-    of its own started now, while the build lists its files and converts the sessions
-    (work of one process: a core is free); the build then loads them from the cache
-    rather than compiling them. The process, to join before the templates are used."""
+    of its own started now, while the build lists its files and has its sessions
+    converted (a core is free, at least while it lists them); the build then loads
+    them from the cache rather than compiling them. The process, to join before the
+    templates are used."""
 
     def work() -> None:
         _start_worker()  # what would warn or fail here is done again by the build, which says so

@@ -82,6 +82,22 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.pages: Pages | None = None  # the pages this plugin adds, on their way
         self._nav: Navigation | None = None  # the site's, once settled
         self._compiling: multiprocessing.process.BaseProcess | None = None  # the theme's templates, meanwhile
+        self._converter: parallel.Converter | None = None  # started with MkDocs, for the first build
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # The content model loaded in a process of its own while MkDocs starts (see
+        # parallel.py). Under ``mkdocs serve``, for the first build: the next ones run
+        # beside the server's threads, where no process is forked.
+        if self.config.enabled and self._workers > 1:
+            self._converter = parallel.Converter.start()
+
+    def on_shutdown(self) -> None:
+        self._stop_converter()
+
+    def _stop_converter(self) -> None:
+        converter, self._converter = self._converter, None
+        if converter is not None:
+            converter.stop()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -192,6 +208,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         assert self.cache is not None
         keys = [self.cache.session_key(source) for source in sources]
         missing = [(source, key) for source, key in zip(sources, keys) if not self.cache.has_session(key)]
+        converter, self._converter = self._converter, None  # it serves this build alone
+        if converter is not None and missing and converter.convert(missing, self.options, self.redactor, self.cache, self._workers):
+            return keys
+        if converter is not None:
+            converter.stop()
         parallel.convert_sessions(missing, self.options, self.redactor, self.cache, self._workers)
         return keys
 
@@ -394,6 +415,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if not any(folder.iterdir()):
                 self._compiling = parallel.compile_templates(config, str(folder))
 
+    def _remove_scratch(self) -> None:
+        if self._scratch:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._scratch = None
+
     def _templates_folder(self) -> Path:
         assert self.cache is not None
         folder = self.cache.root / "templates"
@@ -421,13 +447,14 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             self.pages.finish(config.site_dir)
         if self.cache is not None:
             self.cache.prune()
-        if self._scratch:
-            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._remove_scratch()
 
     def on_build_error(self, error: Exception) -> None:
+        self._stop_converter()
         self._compiled(0)
         if self.pages:
             self.pages.abandon()
+        self._remove_scratch()
 
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.enabled or config.nav is not None:

@@ -34,12 +34,13 @@ def can_fork() -> bool:
     )
 
 
-def in_background(work: Callable[[], object]) -> multiprocessing.process.BaseProcess | None:
+def in_background(work: Callable[[], object], daemon: bool = True) -> multiprocessing.process.BaseProcess | None:
     """``work`` started in a forked process of its own while the caller goes on; the
-    process, for the caller to join (None where forking is not safe)."""
+    process, for the caller to join (None where forking is not safe). A daemonic one
+    is stopped when the caller ends, and may not start processes of its own."""
     if not can_fork():
         return None
-    process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
+    process = multiprocessing.get_context("fork").Process(target=work, daemon=daemon)
     try:
         process.start()
     except OSError:  # no process to be had: the caller does without

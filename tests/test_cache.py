@@ -9,6 +9,7 @@ import multiprocessing
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -171,10 +172,25 @@ def test_the_cache_can_be_deleted(site_root: Path, conversions: list[str]) -> No
     assert len(conversions) == 3
 
 
-def test_without_the_cache_nothing_is_kept(site_root: Path) -> None:
-    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache: false"))
-    build(site_root)
+@pytest.mark.parametrize("fails", [False, True])
+def test_without_the_cache_nothing_is_kept(site_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: bool) -> None:
+    """Not beside the site, nor in the temporary folder the build worked in, whether
+    it ended well or not."""
+    scratch = tmp_path / "temporary"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    config = (site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache: false")
+    if fails:
+        (site_root / "hooks.py").write_text("def on_post_page(output, page, config):\n    raise RuntimeError('no pages today')\n")
+        config += "\nhooks:\n  - hooks.py\n"
+    (site_root / "mkdocs.yml").write_text(config)
+    if fails:
+        with pytest.raises(RuntimeError, match="no pages today"):
+            build(site_root)
+    else:
+        build(site_root)
     assert not (site_root / ".cache").exists()
+    assert [path.name for path in scratch.iterdir() if path.name.startswith("claude-transcripts-")] == []
 
 
 def test_the_cache_may_not_be_in_docs_dir(site_root: Path, caplog: pytest.LogCaptureFixture) -> None:

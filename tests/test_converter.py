@@ -1,0 +1,140 @@
+"""The converter: a process started as MkDocs starts, which loads the content model
+meanwhile and converts the sessions the build lacks (parallel.Converter)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from mkdocs.commands.build import build as mkdocs_build
+from mkdocs.config import load_config
+
+from mkdocs_claude_transcripts import cache as cache_module
+from mkdocs_claude_transcripts import parallel
+
+from .conftest import ROOT, build, copy_tree, make_site
+
+# Records, as a build's process ends, whether it loaded the content model.
+HOOK = """
+import json, sys
+
+def on_post_build(config):
+    loaded = sorted(name for name in sys.modules if name.startswith("mkdocs_claude_transcripts.model"))
+    with open(config.config_file_path + ".model", "w") as handle:
+        json.dump(loaded, handle)
+"""
+
+
+def _site(root: Path, jobs: int) -> Path:
+    make_site(root, config="hooks:\n  - hooks.py\n", plugin_options=f"jobs: {jobs}")
+    (root / "hooks.py").write_text(HOOK)
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    return root
+
+
+def _mkdocs_build(root: Path) -> list[str]:
+    """``mkdocs build`` in a process of its own; the modules of the content model it loaded."""
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")], capture_output=True, check=True, timeout=300)
+    return json.loads((root / "mkdocs.yml.model").read_text())
+
+
+def _pages(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "t").rglob("*.html")}
+
+
+def _grow(root: Path) -> None:
+    """One prompt more at the end of the example's longest session."""
+    path = max((root / "docs" / "t").rglob("*.jsonl"), key=lambda p: p.stat().st_size)
+    last = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
+    line = {"type": "user", "uuid": "9e0e4c53-5d0b-4b8e-9d77-0d1d1a1a1a1a", "parentUuid": last.get("uuid"), "sessionId": last.get("sessionId"),
+            "timestamp": "2030-01-01T00:00:00.000Z", "message": {"role": "user", "content": "Twelve quarrelsome ostriches."}}  # fmt: skip
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+
+
+def test_with_workers_the_build_converts_in_the_converter_and_never_loads_the_model(tmp_path: Path) -> None:
+    one, two = _site(tmp_path / "one", jobs=1), _site(tmp_path / "two", jobs=2)
+    # With one job, the build converts the sessions itself; with two, the converter does.
+    assert _mkdocs_build(one) != []
+    assert _mkdocs_build(two) == []
+    assert _pages(two / "site") == _pages(one / "site")
+    # And the session that grew since, on the next build.
+    for root in (one, two):
+        _grow(root)
+    assert _mkdocs_build(one) != []
+    assert _mkdocs_build(two) == []
+    pages = _pages(two / "site")
+    assert pages == _pages(one / "site")
+    assert any("Twelve quarrelsome ostriches." in page for page in pages.values())
+
+
+def _built_as_mkdocs_builds(root: Path, started: Callable[[], object] = lambda: None) -> Path:
+    """A build in this process, its plugins started and shut down as the command line
+    does it; ``started`` runs once they are started."""
+    config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        started()
+        mkdocs_build(config)
+    finally:
+        config.plugins.on_shutdown()
+    return root / "site"
+
+
+def _broken(*args: object, **kwargs: object) -> None:
+    raise RuntimeError("not here")
+
+
+def _example(root: Path, jobs: int) -> Path:
+    make_site(root, plugin_options=f"jobs: {jobs}")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    return root
+
+
+def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each converter answered the build."""
+    answers: list[bool] = []
+    convert = parallel.Converter.convert
+    monkeypatch.setattr(parallel.Converter, "convert", lambda self, *a: answers.append(convert(self, *a)) or answers[-1])
+    return answers
+
+
+def test_what_the_converter_could_not_convert_the_build_converts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _pages(build(_example(tmp_path / "a", jobs=1)))
+    answers = _recorded(monkeypatch)
+    # Conversion fails in the converter, forked as the build starts, and not in the build.
+    with pytest.MonkeyPatch.context() as broken:
+        broken.setattr(cache_module, "convert_session", _broken)
+        site = _built_as_mkdocs_builds(_example(tmp_path / "b", jobs=2), started=broken.undo)
+    assert answers == [True]
+    assert _pages(site) == expected
+    assert multiprocessing.active_children() == []
+
+
+def test_a_converter_that_ended_leaves_its_work_to_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = _recorded(monkeypatch)
+    started: list[parallel.Converter | None] = []
+    start = parallel.Converter.start
+    monkeypatch.setattr(parallel.Converter, "start", classmethod(lambda cls: started.append(start()) or started[-1]))
+    site = _built_as_mkdocs_builds(_example(tmp_path, jobs=2), started=lambda: started[0]._process.kill())
+    assert answers == [False]
+    assert len(_pages(site)) > 2
+    assert multiprocessing.active_children() == []
+
+
+def test_the_converter_ends_with_a_build_that_fails(tmp_path: Path) -> None:
+    root = _example(tmp_path, jobs=2)
+    (root / "hooks.py").write_text("def on_pre_build(config):\n    raise RuntimeError('no build today')\n")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text() + "hooks:\n  - hooks.py\n")
+    with pytest.raises(RuntimeError, match="no build today"):
+        _built_as_mkdocs_builds(root)
+    assert multiprocessing.active_children() == []
+    # And as MkDocs' command ends, whatever ended the build.
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "no build today" in done.stderr
