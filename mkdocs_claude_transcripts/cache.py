@@ -16,7 +16,10 @@ Its entries, each a folder or a file named by a key:
   the next one takes: ``memos/<key of the file>.json``;
 * a whole page as the theme's template wrote it, keyed by everything the template
   is given (``outputs.py``): ``<key>.page``, what comes before the page's HTML and
-  what comes after it (the HTML itself is known by the key).
+  what comes after it (the HTML itself is known by the key);
+* the files the last build read its sessions from, and their folders, by size and
+  time (``sources.json``): whether they are as they were tells, as the next build
+  starts, that it likely has nothing to convert.
 
 Any of them can be deleted whenever no build runs: a missing entry is made again.
 Writes go through a temporary file and a rename, so a build that stops halfway
@@ -34,7 +37,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -361,6 +364,12 @@ class Cache:
         _write_atomically(self._html_file(key, ".page"), f"{len(before)}\n{before}{after}")
         self._used_pages.add(key)
 
+    # ------------------------------------------------------------ the last build's files
+
+    def record_sources(self, paths: Iterable[str]) -> None:
+        """Note how the files and folders of this build's sessions are (``sources_unchanged``)."""
+        _write_atomically(self.root / _SOURCES, json.dumps(_stats(sorted(set(paths)))))
+
     # ------------------------------------------------------------ upkeep
 
     def prune(self) -> None:
@@ -374,6 +383,32 @@ class Cache:
         for path in (self.root / "html").glob("*/*"):
             if path.name.split(".", 1)[0] not in self._used_pages and not path.name.startswith(".tmp-"):
                 path.unlink(missing_ok=True)
+
+
+_SOURCES = "sources.json"
+
+
+def sources_unchanged(root: str | Path) -> bool:
+    """Whether the files and folders the last build using the cache at ``root`` read
+    its sessions from are as they were (a file added to one of those folders changes
+    the folder)."""
+    try:
+        recorded = json.loads((Path(root) / _SOURCES).read_text(encoding="utf-8"))
+        return bool(recorded) and recorded == _stats(str(entry[0]) for entry in recorded)
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        return False
+
+
+def _stats(paths: Iterable[str]) -> list[list[Any]]:
+    found: list[list[Any]] = []
+    for path in paths:
+        try:
+            status = os.stat(path)
+        except OSError:
+            found.append([path, None, None])
+            continue
+        found.append([path, status.st_size, status.st_mtime_ns])
+    return found
 
 
 def _load_memo(path: Path) -> Memo:

@@ -28,7 +28,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from . import __version__, nav, outputs, parallel, workers
-from .cache import Cache, code_fingerprint, fingerprint
+from .cache import Cache, code_fingerprint, fingerprint, sources_unchanged
 from .config import TranscriptsConfig
 from .embed import Found, embed
 from .listing import NavEntry, Row
@@ -86,9 +86,12 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The content model loaded in a process of its own while MkDocs starts (see
-        # parallel.py). Under ``mkdocs serve``, for the first build: the next ones run
-        # beside the server's threads, where no process is forked.
-        if self.config.enabled and self._workers > 1:
+        # parallel.py), unless the sessions' files are as the last build left them.
+        # Under ``mkdocs serve``, for the first build: the next ones run beside the
+        # server's threads, where no process is forked.
+        if not self.config.enabled or self._workers < 2:
+            return
+        if not (self.config.cache and sources_unchanged(self._cache_folder(self.config.config_file_path))):
             self._converter = parallel.Converter.start()
 
     def on_shutdown(self) -> None:
@@ -151,12 +154,15 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if not self.config.cache:
             self._scratch = tempfile.mkdtemp(prefix="claude-transcripts-")
             return self._scratch
-        base = os.path.dirname(config.config_file_path or "") or os.getcwd()
-        folder = os.path.realpath(os.path.join(base, self.config.cache_dir))
+        folder = self._cache_folder(config.config_file_path)
         docs = os.path.realpath(config.docs_dir)
         if folder == docs or folder.startswith(docs + os.sep):
             raise PluginError(f"claude-transcripts: cache_dir '{self.config.cache_dir}' is inside docs_dir; choose a folder outside it")
         return folder
+
+    def _cache_folder(self, config_file_path: str | None) -> str:
+        base = os.path.dirname(config_file_path or "") or os.getcwd()
+        return os.path.realpath(os.path.join(base, self.config.cache_dir))
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
@@ -186,6 +192,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
         keys = self._convert_ahead(published)
+        if self.config.cache and self.cache is not None:
+            self.cache.record_sources(_with_folders([path for source in found.sessions for path in source.paths()], config.docs_dir))
         totals: Counter[str] = Counter()
         self.rows.clear()
         for source, key in zip(published, keys):
@@ -494,6 +502,18 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _with_folders(paths: list[str], docs_dir: str) -> list[str]:
+    """``paths`` and the folders holding them, up to ``docs_dir``."""
+    top = os.path.realpath(docs_dir)
+    found = set(paths)
+    for path in paths:
+        folder = os.path.dirname(os.path.realpath(path))
+        while folder not in found and (folder == top or folder.startswith(top + os.sep)):
+            found.add(folder)
+            folder = os.path.dirname(folder)
+    return sorted(found)
 
 
 def _is(method: object, function: object) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -138,3 +139,32 @@ def test_the_converter_ends_with_a_build_that_fails(tmp_path: Path) -> None:
     # And as MkDocs' command ends, whatever ended the build.
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "no build today" in done.stderr
+
+
+def test_the_converter_is_started_where_sessions_changed_since_the_last_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forking it costs a build a little: a build whose sessions' files and folders
+    are as the last build left them does without it."""
+    root = _example(tmp_path, jobs=2)
+    started: list[bool] = []
+    start = parallel.Converter.start
+    monkeypatch.setattr(parallel.Converter, "start", classmethod(lambda cls: started.append(True) or start()))
+
+    def started_by_a_build() -> bool:
+        started.clear()
+        _built_as_mkdocs_builds(root)
+        assert multiprocessing.active_children() == []
+        return started == [True]
+
+    assert started_by_a_build()  # the first
+    assert not started_by_a_build()
+    _grow(root)
+    assert started_by_a_build()
+    assert not started_by_a_build()
+    # A new session in a folder that holds one.
+    first = next((root / "docs" / "t").rglob("*.jsonl"))
+    (first.parent / "0f0e0d0c-0b0a-4090-8070-605040302010.jsonl").write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    assert started_by_a_build()
+    assert not started_by_a_build()
+    # And whatever the record of the last build holds, once the cache is gone.
+    shutil.rmtree(root / ".cache")
+    assert started_by_a_build()
