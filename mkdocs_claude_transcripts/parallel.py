@@ -88,12 +88,22 @@ class Converter:
         atexit.register(converter.stop)
         return converter
 
-    def convert(self, sources: Sequence[tuple[SessionSource, str]], options: RenderOptions, redactor: Redactor, cache: Cache, workers: int) -> bool:
-        """Convert each source into the cache under its key; whether the converter did
-        its work (what it could not convert is still missing from the cache, for the
-        build to convert, and report why). The converter ends."""
+    def convert(
+        self,
+        sources: Sequence[tuple[SessionSource, str]],
+        options: RenderOptions,
+        redactor: Redactor,
+        cache: Cache,
+        workers: int,
+        meanwhile: Callable[[], None] = lambda: None,
+    ) -> bool:
+        """Convert each source into the cache under its key, the build doing
+        ``meanwhile`` as it waits; whether the converter did its work (what it could
+        not convert is still missing from the cache, for the build to convert, and
+        report why). The converter ends."""
         try:
             self._connection.send((list(sources), options, redactor, cache, workers))
+            meanwhile()
             return bool(self._connection.recv())
         except (OSError, EOFError, ValueError):  # it ended, or its work could not be sent
             return False
@@ -133,6 +143,48 @@ def _converter(connection: Connection, other: Connection) -> None:
         connection.send(True)
     except OSError:  # the build has ended
         pass
+
+
+# Markdown of the kinds transcript pages hold, for ``warm_up``.
+_SAMPLE = """# A *title*
+
+Text with **strong**, `code`, a [link](https://example.com), <kbd>html</kbd> &amp; an entity.
+
+!!! note "A note"
+    Its text.
+
+??? info "Folded"
+    - a list
+    - of items
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+```{.ct-code data-lang="bash"}
+echo text | grep t
+```
+
+```{.ct-text}
+plain text
+```
+"""
+
+
+def warm_up(config: MkDocsConfig) -> None:
+    """Set up what rendering any page takes (the site's Markdown extensions and their
+    patterns, the highlighting of code), for the first page the build renders, and
+    the workers it forks, not to pay for it: done while the build has nothing else to
+    do, waiting for its sessions to be converted. Nothing of it is kept but what
+    Python keeps (modules, compiled patterns, lexers); what would warn or fail here
+    warns or fails, and is reported, where a page is rendered."""
+    with _counting_warnings():
+        try:
+            import markdown
+
+            markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs).convert(_SAMPLE)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 @dataclass

@@ -8,6 +8,7 @@ the sessions in the nav.
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing.process
 import os
@@ -191,7 +192,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 published.append(source)
             else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
-        keys = self._convert_ahead(published)
+        keys = self._convert_ahead(published, config)
         if self.config.cache and self.cache is not None:
             self.cache.record_sources(_with_folders([path for source in found.sessions for path in source.paths()], config.docs_dir))
         totals: Counter[str] = Counter()
@@ -210,14 +211,15 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         )
         return files
 
-    def _convert_ahead(self, sources: list[SessionSource]) -> list[str]:
+    def _convert_ahead(self, sources: list[SessionSource], config: MkDocsConfig) -> list[str]:
         """Convert the sessions the cache lacks on every core (see parallel.py); the
         sessions' keys in the cache."""
         assert self.cache is not None
         keys = [self.cache.session_key(source) for source in sources]
         missing = [(source, key) for source, key in zip(sources, keys) if not self.cache.has_session(key)]
         converter, self._converter = self._converter, None  # it serves this build alone
-        if converter is not None and missing and converter.convert(missing, self.options, self.redactor, self.cache, self._workers):
+        meanwhile = functools.partial(parallel.warm_up, config)  # its pages are rendered next
+        if converter is not None and missing and converter.convert(missing, self.options, self.redactor, self.cache, self._workers, meanwhile):
             return keys
         if converter is not None:
             converter.stop()

@@ -4,14 +4,20 @@ meanwhile and converts the sessions the build lacks (parallel.Converter)."""
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.config import load_config
 
@@ -168,3 +174,49 @@ def test_the_converter_is_started_where_sessions_changed_since_the_last_build(tm
     # And whatever the record of the last build holds, once the cache is gone.
     shutil.rmtree(root / ".cache")
     assert started_by_a_build()
+
+
+class _Noisy(Extension):
+    """Warns as it renders, or fails."""
+
+    def __init__(self, fails: bool) -> None:
+        super().__init__()
+        self.fails = fails
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        fails = self.fails
+
+        class Noisy(Preprocessor):
+            def run(self, lines: list[str]) -> list[str]:
+                if fails:
+                    raise ValueError("not today")
+                logging.getLogger("mkdocs.extensions").warning("a warning of the extension")
+                return lines
+
+        md.preprocessors.register(Noisy(md), "noisy", 100)
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_setting_up_rendering_while_the_build_waits_says_and_breaks_nothing(caplog: pytest.LogCaptureFixture, fails: bool) -> None:
+    """What warns or fails then warns or fails where a page is rendered, and is
+    reported there."""
+    config = SimpleNamespace(markdown_extensions=["admonition", _Noisy(fails)], mdx_configs={})
+    with caplog.at_level(logging.DEBUG):
+        parallel.warm_up(config)
+    assert caplog.records == []
+    # The same extension, where a page is rendered.
+    with caplog.at_level(logging.DEBUG), pytest.raises(ValueError) if fails else nullcontext():
+        Markdown(extensions=config.markdown_extensions).convert("text")
+    warned = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert warned == ([] if fails else ["a warning of the extension"])
+
+
+def test_while_the_converter_converts_the_build_sets_up_rendering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    done: list[list[str]] = []
+    warm_up = parallel.warm_up
+    monkeypatch.setattr(parallel, "warm_up", lambda config: done.append(list(config.markdown_extensions)) or warm_up(config))
+    root = _example(tmp_path, jobs=2)
+    _built_as_mkdocs_builds(root)
+    assert len(done) == 1 and "pymdownx.superfences" in done[0]
+    _built_as_mkdocs_builds(root)  # nothing to convert, nothing to wait for
+    assert len(done) == 1
