@@ -394,7 +394,7 @@ def sources_unchanged(root: str | Path) -> bool:
     the folder)."""
     try:
         recorded = json.loads((Path(root) / _SOURCES).read_text(encoding="utf-8"))
-        return bool(recorded) and recorded == _stats(str(entry[0]) for entry in recorded)
+        return isinstance(recorded, list) and recorded == _stats(str(entry[0]) for entry in recorded)
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return False
 

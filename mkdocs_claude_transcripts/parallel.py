@@ -105,7 +105,7 @@ class Converter:
             self._connection.send((list(sources), options, redactor, cache, workers))
             meanwhile()
             return bool(self._connection.recv())
-        except (OSError, EOFError, ValueError):  # it ended, or its work could not be sent
+        except Exception:  # noqa: BLE001 (it ended, or its work could not be sent)
             return False
         finally:
             self.stop()
@@ -126,7 +126,7 @@ def _converter(connection: Connection, other: Connection) -> None:
 
     try:
         sources, options, redactor, cache, workers = connection.recv()
-    except (OSError, EOFError):
+    except Exception:  # noqa: BLE001 (the build ended, or its request could not be read: it does the work)
         return
     # What fails here is missing from the cache: the build converts it again, and reports the error.
     try:

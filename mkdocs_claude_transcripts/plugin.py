@@ -506,7 +506,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         files.append(file)
 
 
-def _with_folders(paths: list[str], docs_dir: str) -> list[str]:
+def _with_folders(paths: list[str], docs_dir: str) -> set[str]:
     """``paths`` and the folders holding them, up to ``docs_dir``."""
     top = os.path.realpath(docs_dir)
     found = set(paths)
@@ -515,7 +515,7 @@ def _with_folders(paths: list[str], docs_dir: str) -> list[str]:
         while folder not in found and (folder == top or folder.startswith(top + os.sep)):
             found.add(folder)
             folder = os.path.dirname(folder)
-    return sorted(found)
+    return found
 
 
 def _is(method: object, function: object) -> bool:

@@ -23,6 +23,7 @@ from mkdocs.config import load_config
 
 from mkdocs_claude_transcripts import cache as cache_module
 from mkdocs_claude_transcripts import parallel
+from mkdocs_claude_transcripts.transcript.discovery import SessionSource
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -123,14 +124,24 @@ def test_what_the_converter_could_not_convert_the_build_converts(tmp_path: Path,
     assert multiprocessing.active_children() == []
 
 
-def test_a_converter_that_ended_leaves_its_work_to_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _unsendable(self: object, protocol: int) -> None:
+    raise TypeError("cannot be sent")
+
+
+@pytest.mark.parametrize("how", ["ended", "unsendable"])
+def test_a_converter_that_ended_or_cannot_be_given_the_work_leaves_it_to_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    expected = _pages(build(_example(tmp_path / "a", jobs=1)))
     answers = _recorded(monkeypatch)
     started: list[parallel.Converter | None] = []
     start = parallel.Converter.start
     monkeypatch.setattr(parallel.Converter, "start", classmethod(lambda cls: started.append(start()) or started[-1]))
-    site = _built_as_mkdocs_builds(_example(tmp_path, jobs=2), started=lambda: started[0]._process.kill())
+    if how == "unsendable":
+        monkeypatch.setattr(SessionSource, "__reduce_ex__", _unsendable)
+    site = _built_as_mkdocs_builds(_example(tmp_path / "b", jobs=2), started=lambda: how == "ended" and started[0]._process.kill())
     assert answers == [False]
-    assert len(_pages(site)) > 2
+    assert _pages(site) == expected
     assert multiprocessing.active_children() == []
 
 
@@ -174,6 +185,11 @@ def test_the_converter_is_started_where_sessions_changed_since_the_last_build(tm
     # And whatever the record of the last build holds, once the cache is gone.
     shutil.rmtree(root / ".cache")
     assert started_by_a_build()
+    # A site with no sessions (yet) is one whose sessions did not change.
+    for path in (root / "docs" / "t").rglob("*.jsonl"):
+        path.unlink()
+    assert started_by_a_build()
+    assert not started_by_a_build()
 
 
 class _Noisy(Extension):
