@@ -77,7 +77,9 @@ class Converter:
     @classmethod
     def start(cls) -> Converter | None:
         """The converter, started (None where forking is not safe)."""
-        ours, theirs = multiprocessing.get_context("fork").Pipe()
+        if not can_fork():
+            return None
+        ours, theirs = multiprocessing.Pipe()
         # Not daemonic, so that it may start workers; stopped at the latest as the build's process ends.
         process = in_background(functools.partial(_converter, theirs, ours), daemon=False)
         theirs.close()

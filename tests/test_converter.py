@@ -236,3 +236,14 @@ def test_while_the_converter_converts_the_build_sets_up_rendering(tmp_path: Path
     assert len(done) == 1 and "pymdownx.superfences" in done[0]
     _built_as_mkdocs_builds(root)  # nothing to convert, nothing to wait for
     assert len(done) == 1
+
+
+def test_where_processes_cannot_be_forked_the_build_does_the_work_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on Windows, whose processes are spawned, not forked."""
+    expected = _pages(build(_example(tmp_path / "a", jobs=1)))
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: pytest.fail(f"a '{method}' context asked for"))
+    answers = _recorded(monkeypatch)
+    site = _built_as_mkdocs_builds(_example(tmp_path / "b", jobs=2))
+    assert answers == []
+    assert _pages(site) == expected
