@@ -38,10 +38,17 @@ def on_post_build(config):
 """
 
 
-def _site(root: Path, jobs: int) -> Path:
-    make_site(root, config="hooks:\n  - hooks.py\n", plugin_options=f"jobs: {jobs}")
-    (root / "hooks.py").write_text(HOOK)
+def _example(root: Path, jobs: int, config: str = "") -> Path:
+    """A site of the example's sessions."""
+    make_site(root, config=config, plugin_options=f"jobs: {jobs}")
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    return root
+
+
+def _site(root: Path, jobs: int) -> Path:
+    """The example, with the hook that records whether the build loaded the model."""
+    _example(root, jobs, config="hooks:\n  - hooks.py\n")
+    (root / "hooks.py").write_text(HOOK)
     return root
 
 
@@ -96,12 +103,6 @@ def _built_as_mkdocs_builds(root: Path, started: Callable[[], object] = lambda: 
 
 def _broken(*args: object, **kwargs: object) -> None:
     raise RuntimeError("not here")
-
-
-def _example(root: Path, jobs: int) -> Path:
-    make_site(root, plugin_options=f"jobs: {jobs}")
-    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
-    return root
 
 
 def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
