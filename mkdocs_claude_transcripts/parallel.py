@@ -139,7 +139,7 @@ def _converter(connection: Connection, other: Connection) -> None:
         for source, key in sources:
             try:
                 cache.convert(source, key, options, redactor)
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001, S112
                 continue
     try:
         connection.send(True)
@@ -185,7 +185,7 @@ def warm_up(config: MkDocsConfig) -> None:
             import markdown
 
             markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs).convert(_SAMPLE)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110
             pass
 
 
@@ -268,7 +268,7 @@ def compile_templates(config: MkDocsConfig, folder: str) -> multiprocessing.proc
             outputs.templates(env)
             env.bytecode_cache = outputs.Bytecode(folder, outputs.code_digest(config))
             outputs.compile_templates(env, ["main.html", outputs.PROXY, outputs.KEPT, *sorted(config.theme.static_templates)])
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110
             pass
 
     return in_background(work)
