@@ -104,6 +104,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             converter.stop()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        # MkDocs keeps this plugin from one build to the next (it has on_startup): what
+        # a build holds is made anew, or left out when the plugin is turned off.
+        self.cache = self.pages = self._nav = None
         if not self.config.enabled:
             return config
         for name in EXTENSIONS:

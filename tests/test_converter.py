@@ -248,3 +248,20 @@ def test_where_processes_cannot_be_forked_the_build_does_the_work_itself(tmp_pat
     site = _built_as_mkdocs_builds(_example(tmp_path / "b", jobs=2))
     assert answers == []
     assert _pages(site) == expected
+
+
+def test_the_plugin_kept_from_one_build_to_the_next_holds_nothing_of_the_last(tmp_path: Path) -> None:
+    """MkDocs keeps a plugin that has ``on_startup`` for every configuration it loads
+    in a process (under ``mkdocs serve``, from one build to the next): a build with
+    the plugin turned off publishes no transcript, and leaves the cache as it was."""
+    root = _example(tmp_path, jobs=1)
+    first = _pages(build(root))
+    assert first
+    kept = sorted(path.relative_to(root) for path in (root / ".cache").rglob("*") if path.is_file())
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("      jobs: 1", "      jobs: 1\n      enabled: false"))
+    site = build(root)
+    assert not (site / "t" / "index.html").exists() and _pages(site) == {}
+    assert sorted(path.relative_to(root) for path in (root / ".cache").rglob("*") if path.is_file()) == kept
+    config.write_text(config.read_text().replace("\n      enabled: false", ""))
+    assert _pages(build(root)) == first
