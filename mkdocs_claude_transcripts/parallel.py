@@ -43,7 +43,7 @@ from .rendering import WarningCount
 from .rendering import render as render_page
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
-from .workers import can_fork, in_background, in_workers
+from .workers import can_fork, end, in_background, in_workers
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -115,9 +115,7 @@ class Converter:
     def stop(self) -> None:
         atexit.unregister(self.stop)
         self._connection.close()
-        if self._process.is_alive():
-            self._process.terminate()
-        self._process.join()
+        end(self._process)
 
 
 def _converter(connection: Connection, other: Connection) -> None:

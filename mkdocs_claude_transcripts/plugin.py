@@ -446,10 +446,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         process, self._compiling = self._compiling, None
         if process is None:
             return False
-        process.join(wait)
-        if process.is_alive():
-            process.terminate()
-            process.join()
+        workers.end(process, wait)
         return True
 
     # Right after the search plugin has written its index (priority 0), before others

@@ -48,6 +48,15 @@ def in_background(work: Callable[[], object], daemon: bool = True) -> multiproce
     return process
 
 
+def end(process: multiprocessing.process.BaseProcess, wait: float = 0) -> None:
+    """Wait for a process started by ``in_background`` to end, ``wait`` seconds at
+    most, then stop it."""
+    process.join(wait)
+    if process.is_alive():
+        process.terminate()
+        process.join()
+
+
 def in_workers(
     items: Sequence[Any], work: Callable[[Any], Any], workers: int, start: Callable[[], None] | None = None
 ) -> Iterator[tuple[int, Any]] | None:
