@@ -205,6 +205,10 @@ def prose(text: str) -> list[str]:
             continue
         if len(line) > LONG_LINE:
             line = _cut_line(line)
+        elif line.isspace():
+            # Blank: Python-Markdown sees only spaces and tabs as blank, this code any
+            # whitespace (a line of U+2028 before "- " would make a heading of it).
+            line = ""
         if previous.strip() and _starts_block(line, previous):
             out.append("")
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
