@@ -5,12 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .convert import Request, UsageError, run
-from .render.context import RenderOptions
-from .render.flavour import FLAVOURS
+from .workers import loading
+
+
+def program() -> None:
+    """The command, in a process of its own: what it loads stays loaded (see
+    ``workers.loading``), for its workers to share."""
+    with loading():
+        from . import convert  # noqa: F401
+    sys.exit(main())
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .convert import Request, UsageError, run
+    from .render.context import RenderOptions
+    from .render.flavour import FLAVOURS
+
     parser = argparse.ArgumentParser(prog="mkdocs-claude-transcripts", description="Claude Code transcripts as documentation.")
     commands = parser.add_subparsers(dest="command", required=True)
     convert = commands.add_parser(
@@ -65,4 +75,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    program()

@@ -43,7 +43,7 @@ from .rendering import WarningCount
 from .rendering import render as render_page
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
-from .workers import can_fork, end, in_background, in_workers
+from .workers import can_fork, end, in_background, in_workers, loading
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -122,7 +122,8 @@ def _converter(connection: Connection, other: Connection) -> None:
     """The converter's process: the content model, then the one request of the build."""
     other.close()  # the build's end: without it, its ending is seen here
     _start_worker()  # what would warn or fail here is done again by the build, which says so
-    from . import pipeline  # noqa: F401 (the content model, loaded before any request, and before the workers are forked)
+    with loading():
+        from . import pipeline  # noqa: F401 (the content model, loaded before any request, and before the workers are forked)
 
     try:
         sources, options, redactor, cache, workers = connection.recv()

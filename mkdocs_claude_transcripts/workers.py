@@ -10,10 +10,12 @@ workers and the caller does the work itself.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -22,6 +24,21 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """Around loading the content model, which makes thousands of objects and no
+    garbage: the garbage collector is kept from running through every object the
+    process holds meanwhile (in a forked process, that would also copy the memory it
+    shares with its parent). What the process then holds is left out of its later
+    collections (``gc.freeze``), and so out of those of the workers it forks."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.freeze()
 
 
 def can_fork() -> bool:

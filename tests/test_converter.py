@@ -265,3 +265,14 @@ def test_the_plugin_kept_from_one_build_to_the_next_holds_nothing_of_the_last(tm
     assert sorted(path.relative_to(root) for path in (root / ".cache").rglob("*") if path.is_file()) == kept
     config.write_text(config.read_text().replace("\n      enabled: false", ""))
     assert _pages(build(root)) == first
+
+
+def test_loading_keeps_the_collector_off_then_leaves_what_was_loaded_out_of_it() -> None:
+    # In a process of its own: what it freezes stays frozen.
+    code = (
+        "import gc\nfrom mkdocs_claude_transcripts.workers import loading\n"
+        "frozen = gc.get_freeze_count()\nwith loading():\n    import mkdocs_claude_transcripts.pipeline\n    inside = gc.isenabled()\n"
+        "print(inside, gc.isenabled(), gc.get_freeze_count() > frozen + 10000)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "True"]
