@@ -33,11 +33,13 @@ def loading() -> Iterator[None]:
     process holds meanwhile (in a forked process, that would also copy the memory it
     shares with its parent). What the process then holds is left out of its later
     collections (``gc.freeze``), and so out of those of the workers it forks."""
+    collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
         gc.freeze()
 
 

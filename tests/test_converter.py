@@ -272,7 +272,8 @@ def test_loading_keeps_the_collector_off_then_leaves_what_was_loaded_out_of_it()
     code = (
         "import gc\nfrom mkdocs_claude_transcripts.workers import loading\n"
         "frozen = gc.get_freeze_count()\nwith loading():\n    import mkdocs_claude_transcripts.pipeline\n    inside = gc.isenabled()\n"
-        "print(inside, gc.isenabled(), gc.get_freeze_count() > frozen + 10000)"
+        "print(inside, gc.isenabled(), gc.get_freeze_count() > frozen + 10000)\n"
+        "gc.disable()\nwith loading():\n    pass\nprint(gc.isenabled())"  # left off by whoever turned it off
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False", "True", "True"]
+    assert done.stdout.split() == ["False", "True", "True", "False"]

@@ -40,6 +40,8 @@ FRAGMENTS = st.sampled_from(
         "&lt;", "&", "&#60;", "#", "# ", "---", "===", "|", "*", "**", "_", "`", "``", "\\", "\x02", "\x03",
         "--8<--", "javascript:", "=== \"t\"", "> ", "- ", "1. ", ":", "~", "^", "$", "<", ">", '"', "'", "\r",
         "\x00", "\u2028", "x", "word", " ",
+        # Whitespace to Python, not to Python-Markdown (which takes only spaces and tabs for blank).
+        "\xa0", "\u3000", "\x0c", "\x0b", "\x85", "\u2029",
     ]
 )  # fmt: skip
 TEXT = st.lists(st.one_of(FRAGMENTS, st.text(max_size=4)), max_size=40).map("".join)
