@@ -609,3 +609,34 @@ def test_templates_compiled_with_other_settings_are_compiled_again(tmp_path: Pat
     shutil.copy(site / "hooks.py", fresh / "hooks.py")
     assert page == (build(fresh) / "index.html").read_text(encoding="utf-8")
     assert "&lt;h1" in page  # the hook's setting took effect
+
+
+# Parts of every kind a key is made of: JSON, sets (in an order that changes with the
+# hash seed), functions, objects whose repr holds their address, keys of mixed types
+# and a cycle (which JSON cannot write as they are).
+_PARTS = """
+import json, sys
+from mkdocs_claude_transcripts.cache import fingerprint
+loop = [1]
+loop.append(loop)
+parts = [
+    ({"b": [1, 2.5, None, True], "a": "é\\ud800"}, ("x", "y")),
+    ({"words", "of", "a", "set"}, len, object()),
+    ({1: "one", "two": 2},),
+    (loop,),
+]
+print(json.dumps([fingerprint(*p) for p in parts]))
+"""
+
+
+def test_a_fingerprint_is_the_same_in_every_process_and_changes_with_any_part() -> None:
+    def keys(seed: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", _PARTS], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": seed})
+        return json.loads(done.stdout)
+
+    first = keys("1")
+    assert keys("2") == first and len(set(first)) == len(first)
+    fingerprint = cache_module.fingerprint
+    assert fingerprint({"a": [1, {"b": 2}]}) != fingerprint({"a": [1, {"b": 3}]})
+    assert fingerprint({1: "x", "a": "y"}) != fingerprint({1: "x", "a": "z"})
+    assert fingerprint({"f": len}) != fingerprint({"f": sorted})
