@@ -43,6 +43,21 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
+    "kinds_not_strings": (lines(
+        entry(1, type={"not": "a string"}),
+        entry(2, type=["user"]),
+        entry(3, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": {"text": 1}, "text": "a"}, {"type": ["x"]}, {"type": "text", "text": "answer number 3"}]}),
+        entry(4),
+    ), "", "answer number 3"),
+    # Ids, times and lists of another type, in entries of every kind.
+    "places_not_strings": (lines(
+        entry(1),
+        {"type": "future-thing", "uuid": {"a": 1}, "parentUuid": ["x"], "sessionId": SESSION.format(0), "timestamp": 5},
+        {"type": "summary", "summary": "a summary", "uuid": [1], "parentUuid": 2.5},
+        {"type": "last-prompt", "uuid": 3.5, "parentUuid": {"b": 2}, "sessionId": SESSION.format(0), "isSidechain": "maybe"},
+        entry(5, "system", subtype="stop_hook_summary", hookInfos=2.5, hookErrors={"x": 1}, content="the hooks ran"),
+        entry(6),
+    ), ":2: future-thing entry: ignored field(s) of an unexpected type: parentUuid, timestamp, uuid", "prompt number 6"),
     "names_missing_agent": (lines(
         entry(1),
         entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "d", "prompt": "p"}}]}),

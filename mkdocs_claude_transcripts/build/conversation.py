@@ -128,7 +128,7 @@ class Conversation:
             case raw.MetadataEntry():
                 self._metadata(line, entry)
             case raw.UnknownEntry():
-                data = entry.model_dump(mode="json")
+                data = entry.model_dump(mode="json", exclude_unset=True)  # as the file holds it
                 self._emit(line, m.Unknown(type=str(data.get("type")), data=data), entry)
             case _:
                 # Titles, summaries, progress: they describe the session; the
@@ -317,8 +317,7 @@ class Conversation:
         self._emit(line, m.SystemNote(subtype=entry.subtype, title=title, text=_as_text(entry.content)), entry)
 
     def _stop_hooks(self, line: int, entry: raw.SystemEntry) -> None:
-        infos = entry.extra("hookInfos") or []
-        errors = entry.extra("hookErrors") or []
+        infos, errors = _list(entry.extra("hookInfos")), _list(entry.extra("hookErrors"))
         note = m.SystemNote(subtype=entry.subtype, title="Stop hooks", level="warning" if errors else "info")
         note.text = "\n\n".join(str(e) for e in errors) if errors else _as_text(entry.content)
         note.details = {
@@ -540,6 +539,11 @@ def _as_text(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return "\n\n".join(value)
     return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _list(value: Any) -> list[Any]:
+    """A list from the file, or none (where the file holds something else)."""
+    return value if isinstance(value, list) else []
 
 
 def _int(value: Any) -> int | None:

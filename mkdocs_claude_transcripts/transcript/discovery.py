@@ -186,7 +186,7 @@ def _sniff_lines(lines: list[bytes]) -> _Sniff | None:
             data = json.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):  # not JSON, or nested too deep to be read
             continue
-        if not isinstance(data, dict) or data.get("type") not in KNOWN_TYPES:
+        if not isinstance(data, dict) or _str(data.get("type")) not in KNOWN_TYPES:
             continue
         if not any(marker in data for marker in _MARKERS):
             continue

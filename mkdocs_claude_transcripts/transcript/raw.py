@@ -86,8 +86,15 @@ _BLOCK_TAGS = {
 }
 
 
-def _block_tag(value: Any) -> str:
+def _kind(value: Any) -> str | None:
+    """The ``type`` of an entry or a block, when it is a string (any other value, a
+    list or an object, names no kind)."""
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    return kind if isinstance(kind, str) else None
+
+
+def _block_tag(value: Any) -> str:
+    kind = _kind(value)
     if kind == "server_tool_use":
         return "tool_use"
     return kind if kind in _BLOCK_TAGS else "unknown"
@@ -129,21 +136,29 @@ class MessageBody(Raw):
     stop_reason: str | None = None
 
 
-class Envelope(Raw):
-    """Fields shared by the entries that take part in the conversation."""
+class Placed(Raw):
+    """Where an entry of any kind stands in its session: the fields the conversation
+    is put in order by, typed for every kind of entry (an entry whose kind is not
+    known included), so that a value of another type is dropped and reported rather
+    than taken for an id."""
 
     uuid: str | None = None
     parentUuid: str | None = None
     logicalParentUuid: str | None = None
     sessionId: str | None = None
     timestamp: str | None = None
+    isSidechain: bool = False
+    agentId: str | None = None
+
+
+class Envelope(Placed):
+    """Fields shared by the entries that take part in the conversation."""
+
     version: str | None = None
     cwd: str | None = None
     gitBranch: str | None = None
     userType: str | None = None
-    isSidechain: bool = False
     isMeta: bool = False
-    agentId: str | None = None
     requestId: str | None = None
 
 
@@ -181,22 +196,20 @@ class SystemEntry(Envelope):
     toolUseID: str | None = None
 
 
-class SummaryEntry(Raw):
+class SummaryEntry(Placed):
     type: Literal["summary"] = "summary"
     summary: str = ""
     leafUuid: str | None = None
 
 
-class AiTitleEntry(Raw):
+class AiTitleEntry(Placed):
     type: Literal["ai-title"] = "ai-title"
     aiTitle: str = ""
-    sessionId: str | None = None
 
 
-class CustomTitleEntry(Raw):
+class CustomTitleEntry(Placed):
     type: Literal["custom-title"] = "custom-title"
     customTitle: str = ""
-    sessionId: str | None = None
 
 
 class AttachmentEntry(Envelope):
@@ -204,12 +217,10 @@ class AttachmentEntry(Envelope):
     attachment: dict[str, Any] = Field(default_factory=dict)
 
 
-class QueueOperationEntry(Raw):
+class QueueOperationEntry(Placed):
     type: Literal["queue-operation"] = "queue-operation"
     operation: str | None = None
     content: Any = None
-    timestamp: str | None = None
-    sessionId: str | None = None
 
 
 class ProgressEntry(Envelope):
@@ -219,16 +230,14 @@ class ProgressEntry(Envelope):
     parentToolUseID: str | None = None
 
 
-class MetadataEntry(Raw):
+class MetadataEntry(Placed):
     """Entries that describe the session rather than take part in it:
     file-history snapshots, last prompt, modes, PR links, agent name and colour."""
 
     type: str
-    sessionId: str | None = None
-    timestamp: str | None = None
 
 
-class UnknownEntry(Raw):
+class UnknownEntry(Placed):
     """An entry whose type is unknown, or that did not match its type's shape.
     All of its fields are kept and shown in a generic form."""
 
@@ -236,7 +245,7 @@ class UnknownEntry(Raw):
 
 
 def _entry_tag(value: Any) -> str:
-    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    kind = _kind(value)
     if kind in ENTRY_TYPES:
         return kind
     return "metadata" if kind in METADATA_TYPES else "unknown"

@@ -143,7 +143,14 @@ def _repair(data: Any, error: ValidationError, number: int, report: FileReport) 
         except ValidationError as again:
             error = again
     else:
-        entry = UNKNOWN.validate_python(data)
+        try:
+            entry = UNKNOWN.validate_python(data)
+        except ValidationError as again:  # a field that places it in the session is of another type
+            for loc in sorted({tuple(e["loc"]) for e in again.errors()}):
+                path = _drop(data, loc)
+                if path:
+                    dropped.append(path)
+            entry = UNKNOWN.validate_python(data)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
     return entry
