@@ -34,8 +34,13 @@ PATTERNS: dict[str, str] = {
     "stripe-key": r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}",
     "npm-token": r"\bnpm_[A-Za-z0-9]{36}\b",
     "huggingface-token": r"\bhf_[A-Za-z0-9]{34,}\b",
+    "sendgrid-key": r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+    "digitalocean-token": r"\bdo[por]_v1_[a-f0-9]{64}\b",
+    "azure-storage-key": r"(?i)\bAccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
     "jwt": r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
+    # Credentials are base64: a word such as "Authentication" is not.
+    "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()); and "password": "..." in JSON or YAML.
@@ -67,8 +72,12 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "stripe-key": ("_live_", "_test_"),
     "npm-token": ("npm_",),
     "huggingface-token": ("hf_",),
+    "sendgrid-key": ("SG.",),
+    "digitalocean-token": ("dop_v1_", "doo_v1_", "dor_v1_"),
+    "azure-storage-key": ("AccountKey=",),
     "jwt": ("eyJ",),
     "bearer-token": ("bearer",),
+    "basic-auth": ("authorization",),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": ("password", "passwd", "secret", "api_key", "apikey", "access_token", "accesstoken", "auth_token", "authtoken"),
