@@ -279,3 +279,14 @@ def test_an_edit_of_tens_of_thousands_of_lines_is_shown_replaced_whole() -> None
     shown = diff(old, new).split("\n")
     assert shown[:3] == ["@@ -1,20000 +1,20000 @@", "-k0", "-k1"] and shown[20_001] == "+k0" and len(shown) == 40_001
     assert diff("a\nb\nc", "a\nx\nc") == "@@ -1,3 +1,3 @@\n a\n-b\n+x\n c"  # shorter ones, line by line
+
+
+def test_fields_are_dropped_where_a_location_holds_a_key_and_another_an_index() -> None:
+    from types import SimpleNamespace
+
+    from mkdocs_claude_transcripts.transcript.reader import _dropped
+
+    error = SimpleNamespace(errors=lambda: [{"loc": ("a", 0)}, {"loc": ("a", "b")}])
+    data = {"a": {"b": 1, 0: 2, "c": 3}}
+    assert sorted(_dropped(data, error)) == ["a.0", "a.b"]  # type: ignore[arg-type]
+    assert data == {"a": {"c": 3}}

@@ -132,11 +132,7 @@ def _repair(data: Any, error: ValidationError, number: int, report: FileReport) 
     kind = data.get("type")
     dropped: list[str] = []
     for _ in range(_MAX_REPAIRS):
-        paths = sorted({tuple(e["loc"]) for e in error.errors()})
-        for loc in paths:
-            path = _drop(data, loc)
-            if path:
-                dropped.append(path)
+        dropped += _dropped(data, error)
         try:
             entry = ENTRY.validate_python(data)
             break
@@ -146,14 +142,18 @@ def _repair(data: Any, error: ValidationError, number: int, report: FileReport) 
         try:
             entry = UNKNOWN.validate_python(data)
         except ValidationError as again:  # a field that places it in the session is of another type
-            for loc in sorted({tuple(e["loc"]) for e in again.errors()}):
-                path = _drop(data, loc)
-                if path:
-                    dropped.append(path)
+            dropped += _dropped(data, again)
             entry = UNKNOWN.validate_python(data)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
     return entry
+
+
+def _dropped(data: Any, error: ValidationError) -> list[str]:
+    """Remove from ``data`` every value ``error`` names; their dotted paths."""
+    # Locations mix keys and indexes, which do not compare: they are sorted as text.
+    locations = sorted({tuple(e["loc"]) for e in error.errors()}, key=str)
+    return [path for path in (_drop(data, loc) for loc in locations) if path]
 
 
 def _drop(data: Any, loc: tuple[Any, ...]) -> str:
