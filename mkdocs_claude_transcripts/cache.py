@@ -175,13 +175,7 @@ class Cache:
     # ------------------------------------------------------------ sessions
 
     def session_key(self, source: SessionSource) -> str:
-        files = []
-        for path in source.paths():
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            files.append((path, stat.st_size, stat.st_mtime_ns))
+        files = [found for found in _stats(source.paths()) if found[1] is not None]  # those that are there
         return fingerprint(self.settings, source.src_uri, files)
 
     def _session_folder(self, key: str) -> Path:

@@ -38,6 +38,7 @@ from . import outputs
 from .cache import Cache
 from .pages import Pages, markdown_of
 from .redact import Redactor
+from .render import markdown as md
 from .render.context import RenderOptions
 from .rendering import WarningCount
 from .rendering import render as render_page
@@ -146,30 +147,16 @@ def _converter(connection: Connection, other: Connection) -> None:
         pass
 
 
-# Markdown of the kinds transcript pages hold, for ``warm_up``.
-_SAMPLE = """# A *title*
-
-Text with **strong**, `code`, a [link](https://example.com), <kbd>html</kbd> &amp; an entity.
-
-!!! note "A note"
-    Its text.
-
-??? info "Folded"
-    - a list
-    - of items
-
-| a | b |
-|---|---|
-| 1 | 2 |
-
-```{.ct-code data-lang="bash"}
-echo text | grep t
-```
-
-```{.ct-text}
-plain text
-```
-"""
+def _sample() -> str:
+    """Markdown of the kinds transcript pages hold, made as they are made, for ``warm_up``."""
+    text = "Text with **strong**, `code`, a [link](https://example.com), <kbd>html</kbd> &amp; an entity."
+    return "\n".join([
+        md.heading("A title"), "", *md.prose(text), "",
+        *md.block("note", "A note", md.prose("Its text.")),
+        *md.block("info", "Folded", md.bullets(["a list", "of items"]), collapsible="closed"),
+        *md.table(["a", "b"], [["1", "2"]]), "",
+        *md.fence("echo text | grep t", "bash"), "", *md.fence("plain text"),
+    ])  # fmt: skip
 
 
 def warm_up(config: MkDocsConfig) -> None:
@@ -183,7 +170,7 @@ def warm_up(config: MkDocsConfig) -> None:
         try:
             import markdown
 
-            markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs).convert(_SAMPLE)
+            markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs).convert(_sample())
         except Exception:  # noqa: BLE001, S110
             pass
 

@@ -277,3 +277,13 @@ def test_loading_keeps_the_collector_off_then_leaves_what_was_loaded_out_of_it()
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True", "True", "False"]
+
+
+def test_the_markdown_set_up_beforehand_holds_each_kind_of_block_pages_hold() -> None:
+    from mkdocs_claude_transcripts.render.fences import FENCES
+
+    extensions = ["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "tables"]
+    html = Markdown(extensions=extensions, extension_configs={"pymdownx.superfences": {"custom_fences": FENCES}}).convert(parallel._sample())
+    for made in ('<div class="admonition note">', '<details class="info">', "<table>", "<li>", "<strong>", "<code>",
+                 'class="highlight language-bash"', '<pre class="ct-text">'):  # fmt: skip
+        assert made in html, made
