@@ -25,6 +25,7 @@ from .render.page import Page, page_title, render_session, tags_of
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 from .transcript.reader import rewritten_lines
+from .workers import uncollected
 
 __all__ = [
     "Converted",
@@ -58,6 +59,11 @@ class Converted:
 def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None, memo: Memo | None = None) -> Converted:
     """The pages of a session and what the site shows of it; with a ``memo`` of its
     last conversion (memo.py), which this one updates."""
+    with uncollected():  # see workers.py
+        return _converted(source, options, redactor, memo)
+
+
+def _converted(source: SessionSource, options: RenderOptions, redactor: Redactor | None, memo: Memo | None) -> Converted:
     if redactor is not None:
         redactor.memo = memo
     try:
@@ -96,11 +102,14 @@ def redacted_jsonl(path: str, redactor: Redactor) -> bytes:
 
 def _nav(session: m.Session, options: RenderOptions) -> NavEntry:
     placed: set[str] = set()
+    started_by: dict[str | None, list[m.Agent]] = {}
+    for agent in session.agents:
+        started_by.setdefault(agent.parent, []).append(agent)
 
     def agents_under(parent: str | None) -> list[NavEntry]:
         entries = []
-        for agent in session.agents:
-            if agent.parent == parent and agent.id not in placed:
+        for agent in started_by.get(parent, []):
+            if agent.id not in placed:
                 placed.add(agent.id)
                 entries.append(NavEntry(agent.title, layout.agent_page(session.source, agent.id), agents_under(agent.id)))
         return entries

@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 from mkdocs.structure.pages import Page
 
@@ -16,6 +17,7 @@ from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.flavour import FLAVOURS, one_file
 from mkdocs_claude_transcripts.render.guard import SECTION
 from mkdocs_claude_transcripts.render.markdown import LONG_CODE_LINE, LONG_LINE
+from mkdocs_claude_transcripts.render.text import first_words
 
 from .conftest import build, built_pages, make_site
 
@@ -158,6 +160,23 @@ def test_a_message_longer_than_a_page_goes_on_over_several(tmp_path: Path) -> No
     # Tool output stays out of the search index, the pasted log is in it.
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "pasted 3999" in index and "out 3999" not in index and "value_3999" not in index
+
+
+def test_parts_that_go_on_with_a_long_message_are_named_by_its_first_words(tmp_path: Path) -> None:
+    converted = convert(write_big_messages(tmp_path / "s").parent, page_size=20_000)
+    listed = re.findall(r"\[Part (\d+) · \d\d:\d\d · ([^\]]*)\]", converted.pages[0].markdown)
+    log = " ".join(("Here is the log:\n\n" + "\n".join(f"pasted {i}: a line of the log" for i in range(4000))).split())[:60]
+    named = [number for number, words in listed if words.replace("\\", "") == log]
+    assert len(named) > 2  # the parts that hold pieces of the pasted log, by its first 60 characters
+
+
+@pytest.mark.parametrize("width", [0, 1, 5, 60])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "one", "  two  words ", "a\u00a0b\u2028c\u3000d\x1ce\x85f\tg\nh", "x" * 200, ("word " * 50) + " " * 500 + "end", "é " * 100],
+)
+def test_first_words_are_those_of_the_whole_text_collapsed(text: str, width: int) -> None:
+    assert first_words(text, width) == " ".join(text.split())[:width]
 
 
 def test_a_table_longer_than_a_page_goes_on_with_its_header(tmp_path: Path) -> None:

@@ -120,12 +120,10 @@ def figures_of(session: m.Session) -> dict[str | None, Stats]:
     """The statistics of a session's own conversation (key None) and of each of its
     subagents' (by id)."""
 
-    def started_by(parent: str | None) -> int:
-        return sum(1 for agent in session.agents if agent.parent == parent)
-
-    figures: dict[str | None, Stats] = {None: stats_of(session.messages, session.responses, session.cwd, started_by(None))}
+    started = Counter(agent.parent for agent in session.agents)  # subagents, by the agent that started them
+    figures: dict[str | None, Stats] = {None: stats_of(session.messages, session.responses, session.cwd, started[None])}
     for agent in session.agents:
-        figures[agent.id] = stats_of(agent.messages, agent.responses, session.cwd, started_by(agent.id))
+        figures[agent.id] = stats_of(agent.messages, agent.responses, session.cwd, started[agent.id])
     return figures
 
 

@@ -71,6 +71,25 @@ class Asset:
     content: bytes
 
 
+@dataclass(frozen=True)
+class Agents:
+    """A session's subagents as its pages look them up: by id, by the agent that
+    started them (None: the session), and their titles (a key of the memo's); made
+    once for all the pages of a session, which may have thousands of subagents."""
+
+    by_id: dict[str, m.Agent]
+    started_by: dict[str | None, list[m.Agent]]
+    titles: str
+
+    @classmethod
+    def of(cls, session: m.Session) -> Agents:
+        started_by: dict[str | None, list[m.Agent]] = {}
+        for agent in session.agents:
+            started_by.setdefault(agent.parent, []).append(agent)
+        by_id = {agent.id: agent for agent in session.agents}
+        return cls(by_id, started_by, repr({agent.id: agent.title for agent in session.agents}))
+
+
 @dataclass
 class PageContext:
     options: RenderOptions
@@ -83,16 +102,22 @@ class PageContext:
     permalinks_to: str | None = None  # the page permalinks lead to (an excerpt's: its session's); None: this one
     memo: Memo | None = None  # the Markdown of messages rendered before (memo.py)
     images: int = 0  # how many images were written
-    _agents: dict[str, m.Agent] = field(default_factory=dict)
+    agents: Agents | None = None  # the session's (None: looked up here, for this page alone)
 
     def __post_init__(self) -> None:
-        self._agents = {a.id: a for a in self.session.agents}
+        if self.agents is None:
+            self.agents = Agents.of(self.session)
+
+    @property
+    def _agents(self) -> Agents:
+        assert self.agents is not None
+        return self.agents
 
     @cached_property
     def memo_context(self) -> str:
         """What a message's Markdown depends on besides the message (for ``memo``)."""
-        agents = {agent.id: agent.title for agent in self.session.agents}
-        facts = (repr(self.options), self.session.source, self.session.cwd, agents, self.page, self.agent.id if self.agent else None)
+        agent = self.agent.id if self.agent else None
+        facts = (repr(self.options), self.session.source, self.session.cwd, self._agents.titles, self.page, agent)
         return repr((*facts, self.published, self.anchor_prefix, self.permalinks_to))
 
     def output(self, text: str, lang: str = "text", first_line: int | None = None, fold: int = 1) -> list[str]:
@@ -112,13 +137,17 @@ class PageContext:
         return ident, f"{self.permalinks_to}#{anchor}" if self.permalinks_to else f"#{ident}"
 
     def agent_link(self, agent_id: str) -> str | None:
-        if agent_id not in self._agents or not self.published:
+        if agent_id not in self._agents.by_id or not self.published:
             return None
         return layout.relative(layout.agent_page(self.session.source, agent_id), self.page)
 
     def agent_title(self, agent_id: str) -> str:
-        agent = self._agents.get(agent_id)
+        agent = self._agents.by_id.get(agent_id)
         return agent.title if agent else agent_id
+
+    def started_by(self, agent_id: str | None) -> list[m.Agent]:
+        """The subagents that the agent ``agent_id`` (None: the session) started."""
+        return self._agents.started_by.get(agent_id, [])
 
     def short_path(self, path: str) -> str:
         """A file path as the reader wants it: relative to the session's folder when inside it."""

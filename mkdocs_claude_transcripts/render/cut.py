@@ -142,6 +142,8 @@ def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int]]:
 def cut_at(lines: list[str], starts: set[int]) -> list[list[str]]:
     """``lines`` cut before each line whose index is in ``starts``, which are places
     ``cut`` cut them (some of its cuts left out: the pieces shown on one page)."""
+    if not starts:  # all on one page
+        return [list(lines)]
     return [piece for piece, _ in _cut_where(lines, lambda index, *_: index in starts)]
 
 

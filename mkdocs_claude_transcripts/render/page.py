@@ -11,12 +11,13 @@ from .. import model as m
 from ..insights.stats import Stats
 from ..memo import Memo
 from . import layout
-from .context import Asset, PageContext, RenderOptions
+from .context import Agents, Asset, PageContext, RenderOptions
 from .cut import cut, cut_at
 from .guard import SECTION
 from .markdown import block, bullets, front_matter, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
 from .summary import subagent_links, summary
+from .text import first_words
 
 
 @dataclass
@@ -50,7 +51,9 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
     assets: dict[str, Asset] = {}
     source = session.source
     found: dict[str, str] = {}  # anchor -> page that holds it
-    main = PageContext(options, session, layout.session_page(source), assets=assets, memo=memo)
+    agents = Agents.of(session)
+    calls = _CallAnchors(session, agents)
+    main = PageContext(options, session, layout.session_page(source), assets=assets, memo=memo, agents=agents)
     pages = _pages(
         session.messages,
         main,
@@ -62,13 +65,13 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
         found=found,
     )
     for agent in _parents_first(session.agents):
-        ctx = PageContext(options, session, layout.agent_page(source, agent.id), agent=agent, assets=assets, memo=memo)
+        ctx = PageContext(options, session, layout.agent_page(source, agent.id), agent=agent, assets=assets, memo=memo, agents=agents)
         pages += _pages(
             agent.messages,
             ctx,
             title=agent.title,
             uri=lambda part, agent_id=agent.id: layout.agent_page(source, agent_id, part),
-            head=lambda agent=agent, ctx=ctx: _back_link(agent, ctx, found) + _overview(stats, agent.id, ctx, found),
+            head=lambda agent=agent, ctx=ctx: _back_link(agent, ctx, found, calls) + _overview(stats, agent.id, ctx, found),
             heading_text=agent.title,
             found=found,
             agent_id=agent.id,
@@ -242,8 +245,8 @@ def _part_label(part: list[Chunk], options: RenderOptions) -> str:
     if first is None:
         return ""
     when = options.local(first.timestamp).strftime(" · %H:%M") if first.timestamp else ""
-    text = getattr(first, "text", "") or getattr(first, "name", "")
-    return when + (" · " + " ".join(text.split())[:60] if text.strip() else "")
+    words = first_words(getattr(first, "text", "") or getattr(first, "name", ""), 60)
+    return when + (" · " + words if words else "")
 
 
 def _parents_first(agents: list[m.Agent]) -> list[m.Agent]:
@@ -337,25 +340,39 @@ def _agent_list(ctx: PageContext) -> list[str]:
     return block(AGENT, "Subagents", bullets(items), collapsible="closed") if items else []
 
 
-def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str]) -> list[str]:
+def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str], calls: _CallAnchors) -> list[str]:
     session = ctx.session
     if agent.parent is None:
         parent_page, parent_title = layout.session_page(session.source), session.title
     else:
         parent_page = layout.agent_page(session.source, agent.parent)
         parent_title = ctx.agent_title(agent.parent)
-    anchor = _call_anchor(session, agent) if agent.tool_use_id else ""
+    anchor = calls.of(agent) if agent.tool_use_id else ""
     if anchor:
         target = layout.relative(found.get(anchor, parent_page), ctx.page) + "#" + anchor
         return meta(f"Started by a tool call in {link(parent_title, target)}.") + [""]
     return meta(f"Part of {link(parent_title, layout.relative(parent_page, ctx.page))}.") + [""]
 
 
-def _call_anchor(session: m.Session, agent: m.Agent) -> str:
-    owner = session.messages if agent.parent is None else (session.agent(agent.parent) or agent).messages
-    for message in m.walk(owner):
-        if isinstance(message, m.ToolCall) and message.id == agent.tool_use_id:
-            return message.anchor
-    return ""
+class _CallAnchors:
+    """The anchor of the tool call that started an agent, in the conversation of the
+    agent (or session) that made it: each conversation is looked through once."""
+
+    def __init__(self, session: m.Session, agents: Agents) -> None:
+        self._session = session
+        self._agents = agents
+        self._found: dict[int, dict[str, str]] = {}  # by the id() of the conversation's list of messages
+
+    def of(self, agent: m.Agent) -> str:
+        parent = self._agents.by_id.get(agent.parent) if agent.parent is not None else None
+        owner = self._session.messages if agent.parent is None else (parent or agent).messages
+        anchors = self._found.get(id(owner))
+        if anchors is None:
+            anchors = {}
+            for message in m.walk(owner):
+                if isinstance(message, m.ToolCall):
+                    anchors.setdefault(message.id, message.anchor)
+            self._found[id(owner)] = anchors
+        return anchors.get(agent.tool_use_id or "", "")
 
 

@@ -104,7 +104,7 @@ def subagent_links(ctx: PageContext) -> list[str]:
     """The subagents the page's conversation started, each linked to its page."""
     parent = ctx.agent.id if ctx.agent else None
     items = []
-    for agent in (a for a in ctx.session.agents if a.parent == parent):
+    for agent in ctx.started_by(parent):
         target = ctx.agent_link(agent.id)
         items.append(link(agent.title, target) if target else inline(agent.title))
     return items

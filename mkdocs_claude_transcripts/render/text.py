@@ -9,6 +9,7 @@ import re
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
 _REMINDER = re.compile(r"\n*<system-reminder>(.*?)</system-reminder>\s*", re.DOTALL)
+_WORD = re.compile(r"\S+")  # what str.split() keeps: \s is the same Unicode whitespace
 _AGENT_FOOTER = re.compile(r"\n*agentId: [\w-]+(?: \([^)]*\))?\s*(?:<usage>.*?</usage>)?\s*$", re.DOTALL)
 
 
@@ -40,6 +41,19 @@ def split_reminders(text: str) -> tuple[str, list[str]]:
 def agent_answer(text: str) -> str:
     """An agent's final answer without the footer naming its id and usage."""
     return _AGENT_FOOTER.sub("", text)
+
+
+def first_words(text: str, width: int) -> str:
+    """``" ".join(text.split())[:width]``, reading no more of ``text`` than that needs
+    (a label of a page made of a piece of a message of megabytes)."""
+    words: list[str] = []
+    length = -1
+    for word in _WORD.finditer(text):
+        words.append(word.group())
+        length += len(words[-1]) + 1
+        if length >= width:
+            break
+    return " ".join(words)[:width]
 
 
 def first_line(text: str, width: int = 100) -> str:
