@@ -98,6 +98,13 @@ class TranscriptsConfig(base.Config):
     carries only its own branch of the nav) when the site has more than 100
     transcript pages, unless `navigation.expand` is on; `true` always, `false` never."""
 
+    nav_group_size = c.Type(int, default=50)
+    """A folder of more sessions than this, or a session of more subagents, lists them
+    in the nav in groups of this many, oldest first: sessions' named by the days they
+    span, subagents' by their numbers. Material writes a page's branch of the nav into
+    the page, so a list of hundreds would add hundreds of kilobytes to each page under
+    it. `0` never groups."""
+
     cache = c.Type(bool, default=True)
     """Keep converted sessions, rendered pages and the pages as the theme wrote them
     in `cache_dir`, so that a rebuild only redoes what changed."""

@@ -207,7 +207,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._prune_nav(config, totals["sessions"] + totals["subagents"])
         files.append(File.generated(config, STYLESHEET, content=stylesheet()))
         if config.nav is not None:
-            config.nav = nav.rewrite_config(config.nav, self.by_source)
+            config.nav = nav.rewrite_config(config.nav, self.by_source, self.config.nav_group_size)
         log.info(
             f"{totals['sessions']} sessions and {totals['subagents']} subagents published; "
             f"{totals['problems']} problems reported; {totals['redacted']} values redacted"
@@ -469,7 +469,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def on_nav(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.enabled or config.nav is not None:
             return nav_
-        return nav.restructure(nav_, self.entries, self.started)
+        return nav.restructure(nav_, self.entries, self.started, self.config.nav_group_size, self.options.local)
 
     @event_priority(-100)  # once the nav is settled, before MkDocs renders the pages
     def _render_ahead(self, nav_: Navigation, config: MkDocsConfig, files: Files) -> None:

@@ -1,0 +1,136 @@
+"""The nav of a site of many sessions, or of a session of many subagents: long lists
+in groups (option ``nav_group_size``), each page carrying its own group alone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from .conftest import build, make_site
+
+
+def session_id(number: int) -> str:
+    return f"5e5e5e5e-0000-4000-8000-{number:012d}"
+
+
+def write_session(folder: Path, number: int, day: str, agents: int = 0) -> None:
+    """A session of one prompt and its answer, started on ``day``, with ``agents``
+    subagents in files of their own."""
+    sid = session_id(number)
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": f"Prompt of session {number}"}},
+        {
+            "type": "assistant",
+            "message": {
+                "id": f"m{number}",
+                "role": "assistant",
+                "model": "m",
+                "content": [{"type": "text", "text": "Done."}],
+            },
+        },
+    ]
+    for index, line in enumerate(lines):
+        line.update(uuid=f"{index:08x}-0000-4000-8000-{number:012d}", parentUuid=f"{index - 1:08x}-0000-4000-8000-{number:012d}" if index else None,
+                    sessionId=sid, timestamp=f"{day}T10:{number % 60:02d}:0{index}.000Z")  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{sid}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    for agent in range(agents):
+        path = folder / sid / "subagents" / f"agent-a{agent:03d}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        entry = {"type": "user", "isSidechain": True, "agentId": f"a{agent:03d}", "sessionId": sid, "uuid": f"ffffffff-0000-4000-8000-{agent:012d}",
+                 "timestamp": f"{day}T11:00:{agent % 60:02d}.000Z", "message": {"role": "user", "content": f"Task of agent {agent}"}}  # fmt: skip
+        path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+
+
+def nav_of(page: Path) -> BeautifulSoup:
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("nav.md-nav--primary")
+
+
+def labels(nav: BeautifulSoup) -> list[str]:
+    """The titles of the nav's sections and links, in order."""
+    found = []
+    for item in nav.select("label.md-nav__link, a.md-nav__link"):
+        text = " ".join(item.get_text(" ").split())
+        if text and (not found or found[-1] != text):
+            found.append(text)
+    return found
+
+
+DAYS = ["2025-03-01", "2025-03-02", "2025-03-02", "2025-03-05", "2025-03-09", "2025-03-09", "2025-03-09"]
+
+
+def test_a_folder_of_many_sessions_lists_them_in_groups_named_by_their_days(tmp_path: Path) -> None:
+    root = make_site(tmp_path, "theme:\n  name: material\n  features: [navigation.prune]\n", "nav_group_size: 3")
+    for number, day in reversed(list(enumerate(DAYS))):  # written newest first: the nav puts them in date order
+        write_session(root / "docs" / "project", number, day)
+    (root / "docs" / "project" / "notes.md").write_text("# Notes\n")
+    site = build(root)
+    names = labels(nav_of(site / "project" / "notes" / "index.html"))  # in the folder: its branch of the nav
+    groups = ["2025-03-01 – 2025-03-02", "2025-03-05 – 2025-03-09", "2025-03-09"]
+    assert [name for name in names if name in groups] == groups  # oldest first
+    # Every session is in the site's nav once, under its group; the folder's other page stays.
+    config = json.loads(
+        BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser")
+        .select_one("#__config")
+        .get_text()
+    )
+    assert "navigation.prune" in config["features"]
+    pages = sorted(site.glob("project/5e5e5e5e-*/index.html"))
+    assert len(pages) == 7
+    assert (site / "project" / "notes" / "index.html").is_file()
+    # A session's page carries its own group, and each other group as one link (to its
+    # first session), not the sessions in it.
+    for number, others in ((6, {0, 3}), (4, {0, 3, 5, 6})):
+        nav = nav_of(site / "project" / session_id(number) / "index.html")
+        linked = {a["href"].rstrip("/").rsplit("/", 1)[-1] for a in nav.select("a[href]")}
+        assert {n for n in range(7) if session_id(n) in linked} == others
+        assert "2025-03-01 – 2025-03-02" in labels(nav)
+    # Previous and next go through every session, in date order.
+    order = [session_id(n) for n in range(7)]
+    for number in range(1, 6):
+        page = BeautifulSoup(
+            (site / "project" / order[number] / "index.html").read_text(encoding="utf-8"), "html.parser"
+        )
+        previous, following = page.select_one("link[rel=prev]"), page.select_one("link[rel=next]")
+        assert previous["href"].rstrip("/").endswith(order[number - 1])
+        assert following["href"].rstrip("/").endswith(order[number + 1])
+
+
+def test_two_groups_of_one_day_are_told_apart(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="nav_group_size: 2")
+    for number in range(4):
+        write_session(root / "docs" / "p", number, "2025-04-04")
+    names = labels(nav_of(build(root) / "index.html"))
+    assert "2025-04-04 (1–2)" not in names and "2025-04-04" in names and "2025-04-04 (3–4)" in names
+
+
+def test_a_session_of_many_subagents_lists_them_in_numbered_groups(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="nav_group_size: 2")
+    write_session(root / "docs" / "p", 1, "2025-04-04", agents=5)
+    site = build(root)
+    names = labels(nav_of(site / "index.html"))
+    assert [name for name in names if name.startswith("Subagents")] == ["Subagents 1–2", "Subagents 3–4", "Subagents 5"]
+    agent_pages = sorted((site / "p" / session_id(1)).glob("agent-*/index.html"))
+    assert len(agent_pages) == 5
+    links = {a["href"] for a in nav_of(site / "index.html").select("a[href]")}
+    assert sum(1 for href in links if re.search(r"/agent-a00\d/$", href)) == 5  # each once, in some group
+
+
+def test_an_explicit_nav_groups_a_sessions_subagents_too(tmp_path: Path) -> None:
+    nav = f"nav:\n  - Home: index.md\n  - The session: p/{session_id(1)}.jsonl\n"
+    root = make_site(tmp_path, nav, "nav_group_size: 2")
+    write_session(root / "docs" / "p", 1, "2025-04-04", agents=3)
+    names = labels(nav_of(build(root) / "index.html"))
+    assert "The session" in names and "Subagents 1–2" in names and "Subagents 3" in names
+
+
+def test_lists_are_whole_up_to_the_group_size_or_when_it_is_zero(tmp_path: Path) -> None:
+    for size, grouped in (("0", False), ("7", False), ("6", True)):
+        root = make_site(tmp_path / size, plugin_options=f"nav_group_size: {size}")
+        for number, day in enumerate(DAYS):
+            write_session(root / "docs" / "project", number, day)
+        names = labels(nav_of(build(root) / "index.html"))
+        assert ("2025-03-01 – 2025-03-09" in names) is grouped
