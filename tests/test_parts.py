@@ -69,6 +69,20 @@ def test_a_long_session_is_cut_into_parts_before_prompts(tmp_path: Path) -> None
     assert len(anchors) == len(set(anchors)) == 12 * 2  # each prompt and answer once, in some part
 
 
+def test_the_top_of_the_first_page_counts_in_its_size(tmp_path: Path) -> None:
+    """A session of hundreds of subagents lists them all at the top of its first page:
+    that page holds fewer messages, not a page of messages more."""
+    folder = write_long_session(tmp_path, turns=40).parent
+    for number in range(300):
+        agent = folder / SESSION / "subagents" / f"agent-b{number:03d}.jsonl"
+        agent.write_text(json.dumps({"type": "user", "isSidechain": True, "agentId": f"b{number:03d}", "sessionId": SESSION,
+                                     "uuid": f"eeeeeeee-0000-4000-8000-{number:012d}", "message": {"role": "user", "content": f"Look at module {number}"}}) + "\n")  # fmt: skip
+    parts = [page for page in convert(folder, page_size=20_000).pages if page.agent_id is None]
+    assert len(re.findall(r"\(agent-b\d{3}\.md\)", parts[0].markdown)) == 300  # the list of subagents, at the top
+    assert len(parts[0].markdown) < 20_000 * 3 // 2
+    assert all(len(page.markdown) < 20_000 * 3 // 2 for page in parts)
+
+
 def test_nothing_is_cut_when_the_session_is_short_or_splitting_is_off(tmp_path: Path) -> None:
     folder = write_long_session(tmp_path).parent
     assert len([p for p in convert(folder, page_size=10_000_000).pages if p.agent_id is None]) == 1

@@ -12,7 +12,7 @@ from ..insights.stats import Stats
 from ..memo import Memo
 from . import layout
 from .context import Agents, Asset, PageContext, RenderOptions
-from .cut import cut, cut_at
+from .cut import cut, cut_at, weight
 from .guard import SECTION
 from .markdown import block, bullets, front_matter, heading, inline, label, link, meta, snippet_guard, web_link
 from .messages import AGENT, WARNING, message_chunks
@@ -118,7 +118,11 @@ def _pages(
             whole[id(message)] = (lines, [start for start, _ in pieces])
         chunks += [(message, lines)] * len(pieces)
         sizes += [weight for _, weight in pieces]
-    parts = _joined(split(chunks, ctx.options.page_size, sizes), whole)
+    # The top of the first page is weighed as it will be, but for where its links lead,
+    # where the messages are enough to make parts (it is then made twice).
+    limit = ctx.options.page_size
+    top = weight(head()) if limit and sum(sizes) > limit // 2 else 0
+    parts = _joined(split(chunks, limit, sizes, first=top), whole)
     uris = [uri(number) for number in range(1, len(parts) + 1)]
     for page_uri, part in zip(uris, parts):
         for message, lines in part:
@@ -202,16 +206,19 @@ def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int
     return joined
 
 
-def split(chunks: list[Chunk], limit: int, sizes: list[int]) -> list[list[Chunk]]:
+def split(chunks: list[Chunk], limit: int, sizes: list[int], first: int = 0) -> list[list[Chunk]]:
     """Group messages into parts that weigh about ``limit`` (characters, highlighted
     code weighing more, see cut.py; 0: one part), cutting before a turn of the user's;
-    a turn longer than a part is cut where it must."""
+    a turn longer than a part is cut where it must. The first part holds ``first``
+    already (the top of the first page: its summary, the list of its subagents), which
+    makes it end at an earlier turn, not inside one."""
     parts: list[list[Chunk]] = [[]]
     size = 0
     previous = None
     for chunk, length in zip(chunks, sizes):
         starts_turn = isinstance(chunk[0], _TURN_STARTS) and chunk[0] is not previous  # not a piece of one
-        full = size + length > limit and (starts_turn or size > limit)
+        held = size + (first if len(parts) == 1 else 0)
+        full = held + length > limit and (starts_turn or size > limit)
         previous = chunk[0]
         if limit and parts[-1] and full:
             parts.append([])
