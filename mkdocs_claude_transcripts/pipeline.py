@@ -25,7 +25,7 @@ from .render.page import Page, page_title, render_session, tags_of
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 from .transcript.reader import rewritten_lines
-from .workers import uncollected
+from .workers import young_collections
 
 __all__ = [
     "Converted",
@@ -59,7 +59,7 @@ class Converted:
 def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None, memo: Memo | None = None) -> Converted:
     """The pages of a session and what the site shows of it; with a ``memo`` of its
     last conversion (memo.py), which this one updates."""
-    with uncollected():  # see workers.py
+    with young_collections():  # see workers.py
         return _converted(source, options, redactor, memo)
 
 
@@ -101,17 +101,21 @@ def redacted_jsonl(path: str, redactor: Redactor) -> bytes:
 
 
 def _nav(session: m.Session, options: RenderOptions) -> NavEntry:
-    placed: set[str] = set()
     started_by: dict[str | None, list[m.Agent]] = {}
     for agent in session.agents:
         started_by.setdefault(agent.parent, []).append(agent)
+    agents = _agents_under(None, started_by, set(), session.source)
+    return NavEntry(page_title(session, options), layout.session_page(session.source), agents)
 
-    def agents_under(parent: str | None) -> list[NavEntry]:
-        entries = []
-        for agent in started_by.get(parent, []):
-            if agent.id not in placed:
-                placed.add(agent.id)
-                entries.append(NavEntry(agent.title, layout.agent_page(session.source, agent.id), agents_under(agent.id)))
-        return entries
 
-    return NavEntry(page_title(session, options), layout.session_page(session.source), agents_under(None))
+def _agents_under(parent: str | None, started_by: dict[str | None, list[m.Agent]], placed: set[str], source: str) -> list[NavEntry]:
+    """The nav entries of the agents ``parent`` started, each with those it started.
+    (A function of its own: a closure that calls itself is a cycle, which would keep
+    the session it names until the garbage collector found it.)"""
+    entries = []
+    for agent in started_by.get(parent, []):
+        if agent.id not in placed:
+            placed.add(agent.id)
+            children = _agents_under(agent.id, started_by, placed, source)
+            entries.append(NavEntry(agent.title, layout.agent_page(source, agent.id), children))
+    return entries

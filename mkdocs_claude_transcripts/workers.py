@@ -33,20 +33,6 @@ def loading() -> Iterator[None]:
     process holds meanwhile (in a forked process, that would also copy the memory it
     shares with its parent). What the process then holds is left out of its later
     collections (``gc.freeze``), and so out of those of the workers it forks."""
-    try:
-        with uncollected():
-            yield
-    finally:
-        gc.freeze()
-
-
-@contextmanager
-def uncollected() -> Iterator[None]:
-    """The garbage collector kept from running, as it was once done: around loading
-    the content model, and converting a session, which makes objects by the hundred
-    thousand and little garbage. Each collection of the oldest objects runs through
-    all that the session holds so far, as often as it grows by a quarter: a third
-    more time for a session of many short messages (16 MB), none of it needed."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -54,6 +40,23 @@ def uncollected() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
+        gc.freeze()
+
+
+@contextmanager
+def young_collections() -> Iterator[None]:
+    """Around converting a session, which makes objects by the hundred thousand, most
+    of which live until it is done: the garbage collector collects the objects made
+    lately, and not the oldest, which each time would mean going through all that
+    the session holds so far, as often as it grows by a quarter (a third more time
+    for a session of many short messages, 16 MB). Garbage of short life (the cycles
+    of Python's JSON encoder, for one) is still collected as it goes."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def can_fork() -> bool:

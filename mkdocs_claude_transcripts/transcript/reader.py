@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from ..report import FileReport, Level, Outcome
 from .raw import ENTRY, UNKNOWN, AnyEntry
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 # How many times a line may be retried after dropping fields of the wrong type.
 _MAX_REPAIRS = 5
@@ -53,8 +56,9 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
         try:
             return ENTRY.validate_json(raw)
         except ValidationError as error:
-            if error.errors()[0]["type"] != "json_invalid":
-                return _repair(json.loads(raw), error, number, report)
+            errors = error.errors()
+        if errors[0]["type"] != "json_invalid":
+            return _repair(json.loads(raw), errors, number, report)
     # Not valid JSON as it stands, or nested deep: find out, with a message a person can act on.
     try:
         text = raw.decode("utf-8")
@@ -82,7 +86,8 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
-        return _repair(data, error, number, report)
+        errors = error.errors()
+    return _repair(data, errors, number, report)
 
 
 def _may_nest_past(line: bytes | str) -> bool:
@@ -118,12 +123,15 @@ def _cut_deep(data: Any, limit: int) -> Any:
     return [_cut_deep(value, limit - 1) for value in data]
 
 
-def _repair(data: Any, error: ValidationError, number: int, report: FileReport) -> AnyEntry | None:
-    """Keep an entry whose fields do not all have the expected type.
+def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileReport) -> AnyEntry | None:
+    """Keep an entry whose fields do not all have the expected type (``errors``: what
+    validating it found).
 
     Fields of the wrong type are dropped (and reported) so that the rest of the
     entry still renders as what it is; if that fails, it becomes an
-    ``UnknownEntry`` holding everything, shown in a generic form.
+    ``UnknownEntry`` holding everything, shown in a generic form. What is kept of a
+    validation error is its list of errors, never the error itself: its traceback
+    holds the frame that would hold it, a cycle only the garbage collector frees.
     """
     if not isinstance(data, dict):
         report.problem(number, f"is a JSON {type(data).__name__}, not an object")
@@ -132,27 +140,27 @@ def _repair(data: Any, error: ValidationError, number: int, report: FileReport) 
     kind = data.get("type")
     dropped: list[str] = []
     for _ in range(_MAX_REPAIRS):
-        dropped += _dropped(data, error)
+        dropped += _dropped(data, errors)
         try:
             entry = ENTRY.validate_python(data)
             break
         except ValidationError as again:
-            error = again
+            errors = again.errors()
     else:
         try:
             entry = UNKNOWN.validate_python(data)
         except ValidationError as again:  # a field that places it in the session is of another type
-            dropped += _dropped(data, again)
+            dropped += _dropped(data, again.errors())
             entry = UNKNOWN.validate_python(data)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
     return entry
 
 
-def _dropped(data: Any, error: ValidationError) -> list[str]:
-    """Remove from ``data`` every value ``error`` names; their dotted paths."""
+def _dropped(data: Any, errors: list[ErrorDetails]) -> list[str]:
+    """Remove from ``data`` every value ``errors`` name; their dotted paths."""
     # Locations mix keys and indexes, which do not compare: they are sorted as text.
-    locations = sorted({tuple(e["loc"]) for e in error.errors()}, key=str)
+    locations = sorted({tuple(e["loc"]) for e in errors}, key=str)
     return [path for path in (_drop(data, loc) for loc in locations) if path]
 
 
