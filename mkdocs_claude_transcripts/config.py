@@ -146,7 +146,8 @@ class TranscriptsConfig(base.Config):
     errors, subagents, tokens), newest first, with the site's totals. `true` puts it at
     the top of the folder that holds the transcripts (`index.md` there, or
     `transcripts.md` when that is taken); a path such as `logs/index.md` puts it there;
-    `false` leaves it out."""
+    `false` leaves it out. Past `page_size`, it goes on in parts beside it
+    (`transcripts-part-2.md`...), linked to each other."""
 
     tags = c.ListOfItems(c.Choice(("model", "branch", "version", "project")), default=[])
     """Tag each session's page, for Material's tags plugin: with its `model`s, its git

@@ -22,7 +22,7 @@ from .pipeline import Converted, Redactor, Row, SessionSource, SourceFile, conve
 from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
-from .render.index import index_page
+from .render.index import index_pages
 from .report import Level
 from .workers import cores, in_workers
 
@@ -159,7 +159,8 @@ def write_folder_rest(converted: list[Converted], out: Path, flavour: str, optio
     rows: list[Row] = [done.row for done in converted]
     index = layout.index_place([row.page for row in rows], written.__contains__)
     if index is not None:
-        _write(out, index, change(index_page(rows, index, options)))
+        for src_uri, markdown in index_pages(rows, index, options):
+            _write(out, src_uri, change(markdown))
     if flavour == "material":
         _write(out, layout.STYLESHEET, stylesheet())
 

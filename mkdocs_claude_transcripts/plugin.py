@@ -38,7 +38,7 @@ from .redact import Redactor, check_pattern
 from .render import layout
 from .render.context import RenderOptions, zone
 from .render.fences import FENCES
-from .render.index import index_page
+from .render.index import index_pages
 from .render.layout import STYLESHEET, stylesheet
 from .report import Level
 from .search import Spool, material_search
@@ -277,9 +277,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if page is None:
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return
-        self._add(files, config, File.generated(config, page, content=index_page(self.rows, page, self.options)))
-        if self.pages is not None:
-            self.pages.ours.add(page)  # its HTML and its output kept, like a session's
+        for number, (src_uri, markdown) in enumerate(index_pages(self.rows, page, self.options), 1):
+            inclusion = InclusionLevel.NOT_IN_NAV if number > 1 else InclusionLevel.UNDEFINED
+            self._add(files, config, File.generated(config, src_uri, content=markdown, inclusion=inclusion))
+            if self.pages is not None:
+                self.pages.ours.add(src_uri)  # its HTML and its output kept, like a session's
 
     def _prune_nav(self, config: MkDocsConfig, entries: int) -> None:
         if config.theme.name != "material" or self.config.prune_nav == "false":

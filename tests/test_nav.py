@@ -1,5 +1,6 @@
-"""The nav of a site of many sessions, or of a session of many subagents: long lists
-in groups (option ``nav_group_size``), each page carrying its own group alone."""
+"""The nav and the index of a site of many sessions, or of a session of many
+subagents: long lists in groups (option ``nav_group_size``), each page carrying its
+own group alone; an index longer than a page in parts."""
 
 from __future__ import annotations
 
@@ -134,3 +135,43 @@ def test_lists_are_whole_up_to_the_group_size_or_when_it_is_zero(tmp_path: Path)
             write_session(root / "docs" / "project", number, day)
         names = labels(nav_of(build(root) / "index.html"))
         assert ("2025-03-01 – 2025-03-09" in names) is grouped
+
+
+def test_an_index_longer_than_a_page_goes_on_in_parts(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="page_size: 3000")
+    for number in range(40):
+        write_session(root / "docs" / "project", number, f"2025-05-{1 + number % 28:02d}")
+    site = build(root)
+    pages = [site / "project" / "index.html", *sorted((site / "project").glob("transcripts-part-*/index.html"), key=lambda p: int(p.parent.name.rsplit("-", 1)[1]))]
+    assert len(pages) > 2
+    soups = [BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser") for page in pages]
+    # Every session once, newest first from the first part to the last.
+    listed = [a["href"].rstrip("/").rsplit("/", 1)[-1] for soup in soups for a in soup.select("article table a[href]")]
+    assert sorted(listed) == sorted(session_id(n) for n in range(40))
+    starts = {session_id(n): (f"2025-05-{1 + n % 28:02d}", n) for n in range(40)}
+    days = [starts[sid][0] for sid in listed]
+    assert days == sorted(days, reverse=True)
+    # The totals at the top of the first part, the total row at the end of the last.
+    assert soups[0].select_one(".ct-totals") and not soups[1].select_one(".ct-totals")
+    assert [soup.select("article table tr")[-1].get_text(" ").split()[0] == "total" for soup in soups] == [False] * (len(soups) - 1) + [True]
+    # Each part leads to the next and back; none of them is in the nav.
+    second = [a["href"] for a in soups[1].select("article a[href]")]
+    assert "../" in second and "../transcripts-part-3/" in second
+    nav = [a["href"] for a in soups[0].select("nav.md-nav--primary a[href]")]
+    assert not [href for href in nav if "transcripts-part" in href]
+
+
+def test_the_command_line_writes_the_parts_of_the_index_too(tmp_path: Path) -> None:
+    from mkdocs_claude_transcripts.convert import write_folder_rest
+    from mkdocs_claude_transcripts.pipeline import RenderOptions, SourceFile, convert_session, discover
+
+    for number in range(40):
+        write_session(tmp_path / "in", number, "2025-05-05")
+    files = [SourceFile(p.relative_to(tmp_path / "in").as_posix(), str(p)) for p in (tmp_path / "in").rglob("*.jsonl")]
+    options = RenderOptions(page_size=3000)
+    converted = [convert_session(source, options) for source in discover(files).sessions]
+    write_folder_rest(converted, tmp_path / "out", "material", options)
+    parts = sorted((tmp_path / "out").glob("transcripts-part-*.md"))
+    assert (tmp_path / "out" / "index.md").is_file() and len(parts) > 1
+    text = "".join(p.read_text(encoding="utf-8") for p in [tmp_path / "out" / "index.md", *parts])
+    assert all(text.count(f"({session_id(n)}/index.md)") == 1 for n in range(40))

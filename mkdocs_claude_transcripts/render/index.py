@@ -1,4 +1,5 @@
-"""The transcripts index: one row per session, newest first, and the site's totals."""
+"""The transcripts index: one row per session, newest first, and the site's totals;
+in parts, each linked to the others, when its rows weigh more than a page."""
 
 from __future__ import annotations
 
@@ -7,19 +8,22 @@ from datetime import datetime, timezone
 from ..listing import Row
 from . import layout
 from .context import RenderOptions
-from .markdown import front_matter, heading, inline, link, meta, table
+from .markdown import front_matter, heading, inline, link, meta, part_links, table
 from .text import duration, plural
 
 TITLE = "Transcripts"
 HEADER = ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]
+_CELL = 10  # the tags around a cell
 
 
-def index_page(rows: list[Row], page: str, options: RenderOptions, title: str = TITLE) -> str:
-    """The Markdown of the index page at ``page`` (relative to the docs root)."""
+def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str = TITLE) -> list[tuple[str, str]]:
+    """The Markdown of the index page at ``page`` (relative to the docs root), with
+    its path; then, when its rows weigh more than a page (``page_size``), the parts
+    it goes on in, beside it (``layout.index_part``)."""
     ordered = sorted(rows, key=lambda row: _when(row.started), reverse=True)
-    lines = front_matter(title) + [heading(title), ""]
     if not ordered:
-        return "\n".join(lines + meta("No sessions are published.")) + "\n"
+        lines = front_matter(title) + [heading(title), ""] + meta("No sessions are published.")
+        return [(page, "\n".join(lines) + "\n")]
     seconds = sum(row.duration_seconds or 0 for row in rows)
     figures = [
         plural(len(rows), "session"),
@@ -30,16 +34,42 @@ def index_page(rows: list[Row], page: str, options: RenderOptions, title: str = 
         plural(sum(r.subagents for r in rows), "subagent"),
         f"{sum(r.tokens for r in rows):,} tokens",
     ]
-    lines += meta(inline(" · ".join(figures)), "ct-totals") + [""]
-    body = [_row(row, page, options) for row in ordered]
     total = [
         "total", f"{len(rows):,} sessions", duration(seconds), f"{sum(r.messages for r in rows):,}",
         f"{sum(r.tool_calls for r in rows):,}", f"{sum(r.errors for r in rows):,}",
         f"{sum(r.subagents for r in rows):,}", f"{sum(r.tokens for r in rows):,}",
     ]  # fmt: skip
-    lines += table(HEADER, body + [total]) + [""]
-    lines += meta("A session's figures include those of its subagents; tokens are input, output and cache tokens, once per response.")
-    return "\n".join(lines) + "\n"
+    parts = _parts([_row(row, page, options) for row in ordered], options.page_size)
+    uris = [layout.index_part(page, number) for number in range(1, len(parts) + 1)]
+    pages = []
+    for number, (uri, body) in enumerate(zip(uris, parts), 1):
+        last = number == len(parts)
+        named = title if number == 1 else f"{title} (part {number} of {len(parts)})"
+        lines = front_matter(named) + [heading(named), ""]
+        if number == 1:
+            lines += meta(inline(" · ".join(figures)), "ct-totals") + [""]
+        if len(parts) > 1:
+            lines += part_links(number, uris, uri)
+        lines += table(HEADER, body + ([total] if last else [])) + [""]
+        if last:
+            lines += meta("A session's figures include those of its subagents; tokens are input, output and cache tokens, once per response.")
+        pages.append((uri, "\n".join(lines) + "\n"))
+    return pages
+
+
+def _parts(body: list[list[str]], limit: int) -> list[list[list[str]]]:
+    """The rows of the index in parts that weigh about ``limit`` (characters of HTML:
+    a row's text and the tags of its cells; 0: one part)."""
+    parts: list[list[list[str]]] = [[]]
+    size = 0
+    for row in body:
+        weight = sum(len(cell) for cell in row) + _CELL * len(row)
+        if limit and parts[-1] and size + weight > limit:
+            parts.append([])
+            size = 0
+        parts[-1].append(row)
+        size += weight
+    return parts
 
 
 def _row(row: Row, page: str, options: RenderOptions) -> list[str]:

@@ -58,6 +58,12 @@ def index_place(session_pages: list[str], taken: Callable[[str], bool]) -> str |
     return None
 
 
+def index_part(index: str, part: int) -> str:
+    """Where part ``part`` of the transcripts index at ``index`` goes (the first: the
+    index itself), beside it."""
+    return index if part == 1 else posixpath.join(posixpath.dirname(index), f"transcripts-part-{part}.md")
+
+
 def relative(target: str, from_page: str) -> str:
     """A link from one generated page to another, as Markdown links between pages are written."""
     return posixpath.relpath(target, posixpath.dirname(from_page) or ".")

@@ -32,6 +32,7 @@ from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
 from . import brackets
 from .fences import CODE, PLAIN
 from .guard import MARKER
+from .layout import relative
 
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
 # never carry them, or it could bring back stashed HTML. Other control
@@ -422,6 +423,19 @@ def meta(text: str, *kinds: str) -> list[str]:
     """A small line of facts (``text`` is Markdown made by this module), with more
     CSS classes of ours if given."""
     return [text, "{ " + " ".join("." + kind for kind in ("ct-meta", *kinds)) + " }"]
+
+
+def part_links(number: int, uris: list[str], page: str) -> list[str]:
+    """The line that leads from part ``number`` of a page (at ``page``) to the others,
+    at ``uris``."""
+    links = [f"Part {number} of {len(uris)}"]
+    if number > 1:
+        links.append(link("← previous part", relative(uris[number - 2], page)))
+    if number < len(uris):
+        links.append(link("next part →", relative(uris[number], page)))
+    if number > 2:
+        links.append(link("first part", relative(uris[0], page)))
+    return meta(" · ".join(links)) + [""]
 
 
 def label(text: str) -> str:

@@ -14,7 +14,19 @@ from . import layout
 from .context import Agents, Asset, PageContext, RenderOptions
 from .cut import cut, cut_at, weight
 from .guard import SECTION
-from .markdown import block, bullets, front_matter, heading, inline, label, link, meta, snippet_guard, web_link
+from .markdown import (
+    block,
+    bullets,
+    front_matter,
+    heading,
+    inline,
+    label,
+    link,
+    meta,
+    part_links,
+    snippet_guard,
+    web_link,
+)
 from .messages import AGENT, WARNING, message_chunks
 from .summary import subagent_links, summary
 from .text import first_words
@@ -140,10 +152,10 @@ def _pages(
         if number == 1:
             lines += head()
         if many:
-            lines += _part_links(number, uris, parts, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
+            lines += part_links(number, uris, page_uri) if number > 1 else _part_list(uris, parts, page_uri, ctx.options)
         lines += _sections(part, ctx.options.page_size // SECTIONS) or meta("This file holds no messages.")
         if many:
-            lines += ["", SECTION, ""] + _part_links(number, uris, parts, page_uri)
+            lines += ["", SECTION, ""] + part_links(number, uris, page_uri)
         pages.append(Page(page_uri, part_title, _finish(lines, ctx), agent_id=agent_id, part=number))
     return pages
 
@@ -234,17 +246,6 @@ def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: Re
         name = f"Part {number}" + _part_label(part, options)
         items.append(f"{label(name)} (this page)" if part_uri == page else link(name, layout.relative(part_uri, page)))
     return meta(f"This conversation is long: it is shown in {len(parts)} parts.") + [""] + bullets(items) + [""]
-
-
-def _part_links(number: int, uris: list[str], parts: list[list[Chunk]], page: str) -> list[str]:
-    links = [f"Part {number} of {len(parts)}"]
-    if number > 1:
-        links.append(link("← previous part", layout.relative(uris[number - 2], page)))
-    if number < len(parts):
-        links.append(link("next part →", layout.relative(uris[number], page)))
-    if number > 2:
-        links.append(link("first part", layout.relative(uris[0], page)))
-    return meta(" · ".join(links)) + [""]
 
 
 def _part_label(part: list[Chunk], options: RenderOptions) -> str:
