@@ -287,3 +287,16 @@ def test_fields_are_dropped_where_a_location_holds_a_key_and_another_an_index() 
     data = {"a": {"b": 1, 0: 2, "c": 3}}
     assert sorted(_dropped(data, [{"loc": ("a", 0)}, {"loc": ("a", "b")}])) == ["a.0", "a.b"]  # type: ignore[list-item]
     assert data == {"a": {"c": 3}}
+
+
+def test_agents_of_one_id_are_told_apart_each_by_the_next_free_number() -> None:
+    from mkdocs_claude_transcripts import model as m
+    from mkdocs_claude_transcripts.build.agents import Spawned, settle_ids
+
+    ids = ["a", "a-2", "a", "a", "b/c", "b-c", "", "a-3"] + ["x"] * 3000
+    spawned = [Spawned(m.Agent(id=agent_id), conversation=None) for agent_id in ids]  # type: ignore[arg-type]
+    settle_ids(spawned)
+    settled = [item.agent.id for item in spawned]
+    assert settled[:8] == ["a", "a-2", "a-3", "a-4", "b-c", "b-c-2", "agent", "a-3-2"]
+    assert settled[8:] == ["x"] + [f"x-{n}" for n in range(2, 3001)]
+    assert [item.raw_id for item in spawned[:3]] == ["a", "a-2", "a"]

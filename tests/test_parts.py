@@ -454,3 +454,30 @@ def test_a_section_with_a_heading_is_rendered_with_every_change_of_its_page(tmp_
     shutil.rmtree(root / ".cache")
     build(root)
     assert site_pages(root) == again
+
+
+def test_subagents_come_after_the_agent_that_started_them_in_rounds() -> None:
+    import random
+
+    from mkdocs_claude_transcripts import model as m
+    from mkdocs_claude_transcripts.render.page import _parents_first
+
+    def by_rounds(agents: list[m.Agent]) -> list[m.Agent]:  # the order by its definition, round by round
+        placed: set[str | None] = {None}
+        ordered: list[m.Agent] = []
+        waiting = list(agents)
+        while waiting:
+            ready = [a for a in waiting if a.parent in placed] or waiting
+            ordered += ready
+            placed.update(a.id for a in ready)
+            waiting = [a for a in waiting if a.id not in placed]
+        return ordered
+
+    rng = random.Random(5)
+    for _ in range(300):
+        count = rng.randint(0, 30)
+        ids = [f"a{n}" for n in range(count)]
+        agents = [m.Agent(id=ids[n], parent=rng.choice([None, None, "missing", *ids])) for n in range(count)]
+        assert [a.id for a in _parents_first(agents)] == [a.id for a in by_rounds(agents)]
+    chain = [m.Agent(id=f"c{n}", parent=f"c{n - 1}" if n else None) for n in range(3000)]
+    assert [a.id for a in _parents_first(list(reversed(chain)))] == [a.id for a in chain]

@@ -37,15 +37,18 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def settle_ids(spawned: list[Spawned]) -> None:
-    """Give each agent an id fit for a page name and unique in its session."""
+    """Give each agent an id fit for a page name and unique in its session: the second
+    of one id gets ``-2``, the next free number after those its id had before."""
     seen: set[str] = set()
+    numbered: dict[str, int] = {}  # the last number given to each id (those below it are taken)
     for item in spawned:
         item.raw_id = item.raw_id or item.agent.id
         base = _UNSAFE.sub("-", item.agent.id)[:48] or "agent"
-        candidate, n = base, 1
+        candidate, n = base, numbered.get(base, 1)
         while candidate in seen:
             n += 1
             candidate = f"{base}-{n}"
+        numbered[base] = n
         seen.add(candidate)
         item.agent.id = candidate
 

@@ -258,18 +258,22 @@ def _part_label(part: list[Chunk], options: RenderOptions) -> str:
 
 
 def _parents_first(agents: list[m.Agent]) -> list[m.Agent]:
-    """Agents in an order where each comes after the agent that started it."""
-    placed: set[str | None] = {None}
+    """Agents in an order where each comes after the agent that started it: those the
+    session started, then those they started, and so on, each round in the order
+    given; those whose starter is not among them (or is in a loop) last."""
+    started: dict[str | None, list[int]] = {}
+    for index, agent in enumerate(agents):
+        started.setdefault(agent.parent, []).append(index)
+    placed: set[int] = set()
     ordered: list[m.Agent] = []
-    waiting = list(agents)
-    while waiting:
-        ready = [a for a in waiting if a.parent in placed]
+    starters: list[str | None] = [None]  # those placed in the last round
+    while len(placed) < len(agents):
+        ready = sorted({index for starter in starters for index in started.get(starter, []) if index not in placed})
         if not ready:  # a parent that is not among them: keep the rest as they are
-            ready = waiting
-        for agent in ready:
-            ordered.append(agent)
-            placed.add(agent.id)
-        waiting = [a for a in waiting if a.id not in placed]
+            ready = [index for index in range(len(agents)) if index not in placed]
+        placed.update(ready)
+        ordered += [agents[index] for index in ready]
+        starters = [agents[index].id for index in ready]
     return ordered
 
 
