@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import posixpath
 import shutil
 import subprocess
@@ -117,6 +118,17 @@ def test_stylesheet_is_added(site: Path) -> None:
 def test_search_index_holds_transcript_text(site: Path) -> None:
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "to_display" in index and "Eleventy" in index
+
+
+def test_each_message_is_a_section_of_the_search_index_that_leads_to_it(site: Path) -> None:
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    sections = [doc for doc in docs if "#m-" in doc["location"] or "#t-" in doc["location"]]
+    assert len(sections) > 20
+    kelvin = [doc for doc in sections if "Kelvin" in doc["text"]]
+    assert [doc["title"] for doc in kelvin] == ["User · 09:02"]  # the prompt that says it, by its title
+    page, anchor = kelvin[0]["location"].split("#")
+    assert soup(site / page / "index.html").find(id=anchor)
+    assert max(len(doc["text"]) for doc in docs) < 5_000  # a message's text, not a page's
 
 
 def test_the_example_site_builds_under_properdocs(tmp_path: Path) -> None:
