@@ -144,7 +144,9 @@ def test_a_collapsed_tool_call_opens_on_click(page, url: str) -> None:
 def test_search_finds_a_word_said_only_in_a_transcript_and_leads_to_its_session(page, url: str) -> None:
     page.goto(url)
     search = page.locator("input.md-search__input")
-    result = page.locator(".md-search-result__item a[href*='#m-']").first  # the message that says it
+    # The message that says it, among the results of the whole word (the results of
+    # its first letters may show first).
+    result = page.locator(".md-search-result__item a[href*='#m-'][href*='h=kelvin']").first
     for _ in range(5):  # the index loads in a worker: a query typed before it is ready finds nothing
         search.click()
         search.fill("")
@@ -154,8 +156,7 @@ def test_search_finds_a_word_said_only_in_a_transcript_and_leads_to_its_session(
             break
         except sync_api.TimeoutError:
             continue
-    href = result.get_attribute("href") or ""
-    assert S1 in href and "h=kelvin" in href.lower()  # its section, and the word to highlight there
+    assert S1 in (result.get_attribute("href") or "")
     result.click()
     page.wait_for_url(f"**/{S1}/**")
     page.locator("article mark", has_text="Kelvin").first.wait_for()  # search.highlight
