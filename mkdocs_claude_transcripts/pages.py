@@ -43,14 +43,12 @@ from mkdocs.utils import meta
 
 from . import outputs
 from .cache import Cache, CachedPage, Section, fingerprint
-from .render.markdown import OUTPUT_END, OUTPUT_START
+from .render.markdown import OUTPUT_END, OUTPUT_START, TITLED
 from .rendering import WarningCount, render
 from .search import Spool
 from .toc import toc_from_json, toc_to_json
 
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
-# The title of a message's or a tool call's block, with its permalink (render/markdown.py).
-_TITLED = re.compile(r"<(p class=\"admonition-title\"|summary)>([^\n]*?) ?<a id='([A-Za-z0-9_-]+)' class='ct-anchor' [^>]*></a>\s*</(?:p|summary)>")
 # Never in the search index: the summary block (figures, not words anyone searches
 # for) and the small lines of facts (usage, links between parts), which would fill
 # the excerpts of search results.
@@ -226,7 +224,7 @@ class Pages:
         hold all of it, and each search result would carry a whole page of text to
         the browser, which then took half a second a key to show results on a site
         of 12 MB of transcripts."""
-        return _TAG.sub(" ", _TITLED.sub(r'<h2 id="\3">\2</h2>', _without(html, self._unindexed)))
+        return _TAG.sub(" ", TITLED.sub(r'<h2 id="\g<ident>">\g<title></h2>', _without(html, self._unindexed)))
 
     def full_view(self, page: Page) -> None:
         """Once the search plugin has read the page: its HTML again, for the template."""

@@ -101,10 +101,7 @@ def redacted_jsonl(path: str, redactor: Redactor) -> bytes:
 
 
 def _nav(session: m.Session, options: RenderOptions) -> NavEntry:
-    started_by: dict[str | None, list[m.Agent]] = {}
-    for agent in session.agents:
-        started_by.setdefault(agent.parent, []).append(agent)
-    agents = _agents_under(None, started_by, set(), session.source)
+    agents = _agents_under(None, m.by_starter(session.agents), set(), session.source)
     return NavEntry(page_title(session, options), layout.session_page(session.source), agents)
 
 

@@ -36,7 +36,7 @@ from .messages import (
     Unknown,
     Usage,
 )
-from .session import Agent, Session, anchors_of, map_strings, walk
+from .session import Agent, Session, anchors_of, by_starter, map_strings, walk
 from .tools import (
     INPUTS,
     AgentOutput,
@@ -84,6 +84,7 @@ __all__ = [
     "INPUTS",
     "Agent",
     "anchors_of",
+    "by_starter",
     "AgentOutput",
     "AnswerOutput",
     "AnyMessage",

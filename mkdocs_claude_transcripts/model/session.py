@@ -33,6 +33,15 @@ def map_strings(node: Any, change: Callable[[str], str]) -> Any:
     return node
 
 
+def by_starter(agents: Iterable[Agent]) -> dict[str | None, list[Agent]]:
+    """Agents by the id of the agent that started them (None: the session), each list
+    in the order given."""
+    started: dict[str | None, list[Agent]] = {}
+    for agent in agents:
+        started.setdefault(agent.parent, []).append(agent)
+    return started
+
+
 def walk(messages: Iterable[Message]) -> Iterator[Message]:
     """Every message, those inside branches included, in order."""
     for message in messages:
@@ -88,5 +97,3 @@ class Session(Node):
     agents: list[Agent] = Field(default_factory=list)
     orphan_agent: bool = False  # this is an agent file whose session was not found
 
-    def agent(self, agent_id: str) -> Agent | None:
-        return next((a for a in self.agents if a.id == agent_id), None)

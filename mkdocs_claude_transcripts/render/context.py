@@ -83,11 +83,10 @@ class Agents:
 
     @classmethod
     def of(cls, session: m.Session) -> Agents:
-        started_by: dict[str | None, list[m.Agent]] = {}
-        for agent in session.agents:
-            started_by.setdefault(agent.parent, []).append(agent)
+        from .. import model  # at run time: the options here are read without the content model
+
         by_id = {agent.id: agent for agent in session.agents}
-        return cls(by_id, started_by, repr({agent.id: agent.title for agent in session.agents}))
+        return cls(by_id, model.by_starter(session.agents), repr({agent.id: agent.title for agent in session.agents}))
 
 
 @dataclass

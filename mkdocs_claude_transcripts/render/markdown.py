@@ -354,7 +354,11 @@ def permalink(ident: str, href: str) -> str:
     return f" <a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
 
 
-PERMALINK = re.compile(r" ?<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='[^']*' title='Link to this message'></a>")
+_ANCHOR = r"<a id='(?P<ident>[A-Za-z0-9_-]+)' class='ct-anchor' href='[^']*' title='Link to this message'></a>"
+PERMALINK = re.compile(" ?" + _ANCHOR)
+# The title of a block with its permalink, in the HTML Python-Markdown makes of it: an
+# admonition's title or a collapsible block's summary (for reading the pages rendered).
+TITLED = re.compile(r"<(?:p class=\"admonition-title\"|summary)>(?P<title>[^\n]*?) ?" + _ANCHOR + r"\s*</(?:p|summary)>")
 
 
 # Comments around tool output, so that the plugin can leave it out of the page the

@@ -261,19 +261,19 @@ def _parents_first(agents: list[m.Agent]) -> list[m.Agent]:
     """Agents in an order where each comes after the agent that started it: those the
     session started, then those they started, and so on, each round in the order
     given; those whose starter is not among them (or is in a loop) last."""
-    started: dict[str | None, list[int]] = {}
-    for index, agent in enumerate(agents):
-        started.setdefault(agent.parent, []).append(index)
-    placed: set[int] = set()
+    started = m.by_starter(agents)
+    order = {id(agent): index for index, agent in enumerate(agents)}
+    placed: set[int] = set()  # the id() of each agent placed
     ordered: list[m.Agent] = []
     starters: list[str | None] = [None]  # those placed in the last round
-    while len(placed) < len(agents):
-        ready = sorted({index for starter in starters for index in started.get(starter, []) if index not in placed})
+    while len(ordered) < len(agents):
+        found = {id(agent): agent for starter in starters for agent in started.get(starter, []) if id(agent) not in placed}
+        ready = sorted(found.values(), key=lambda agent: order[id(agent)])
         if not ready:  # a parent that is not among them: keep the rest as they are
-            ready = [index for index in range(len(agents)) if index not in placed]
-        placed.update(ready)
-        ordered += [agents[index] for index in ready]
-        starters = [agents[index].id for index in ready]
+            ready = [agent for agent in agents if id(agent) not in placed]
+        placed.update(id(agent) for agent in ready)
+        ordered += ready
+        starters = [agent.id for agent in ready]
     return ordered
 
 
