@@ -139,7 +139,8 @@ class TranscriptsConfig(base.Config):
     """A closed block at the top of each session's page, and of each subagent's, that
     sums it up: time and duration, versions, models, branch, prompts and messages,
     tool calls by category with their errors, checks run (tests, linters, builds) and
-    how they went, files read and edited, subagents, tokens, compactions."""
+    how they went, files read and edited (the first ten of each), subagents (the
+    first hundred, linked), tokens, compactions."""
 
     index = c.Type((bool, str), default=True)
     """A page listing every session (date, title, duration, messages, tool calls,

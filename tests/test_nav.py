@@ -120,6 +120,21 @@ def test_a_session_of_many_subagents_lists_them_in_numbered_groups(tmp_path: Pat
     assert sum(1 for href in links if re.search(r"/agent-a00\d/$", href)) == 5  # each once, in some group
 
 
+def test_the_top_of_a_session_of_many_subagents_links_a_hundred_and_counts_the_rest(tmp_path: Path) -> None:
+    """A session of thousands of subagents would otherwise list them all at the top
+    of its first page: about 150 bytes each."""
+    from mkdocs_claude_transcripts.cli import main
+
+    write_session(tmp_path / "in", 1, "2025-04-04", agents=103)
+    assert main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / session_id(1) / "index.md").read_text(encoding="utf-8")
+    top = page[page.index("**Subagents**") :]
+    linked = re.findall(r"^ *- \[Agent · Task of agent \d+\]\(agent-a\d+\.md\)$", top, flags=re.MULTILINE)
+    assert len(set(linked)) == len(linked) == 100
+    assert re.search(r"^ *- and 3 more subagents$", top, flags=re.MULTILINE)
+    assert len(list((tmp_path / "out").rglob("agent-a*.md"))) == 103  # each still has its page
+
+
 def test_an_explicit_nav_groups_a_sessions_subagents_too(tmp_path: Path) -> None:
     nav = f"nav:\n  - Home: index.md\n  - The session: p/{session_id(1)}.jsonl\n"
     root = make_site(tmp_path, nav, "nav_group_size: 2")

@@ -13,6 +13,7 @@ from .text import duration, plural
 
 OVERVIEW = "ct-overview"
 LISTED = 10  # files shown per list; the rest are counted
+AGENTS_LISTED = 100  # subagents linked from the top of a page; the rest are counted (each is in the nav)
 
 
 def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], session: m.Session | None = None) -> list[str]:
@@ -101,12 +102,17 @@ def _files(title: str, counts: dict[str, int]) -> list[str]:
 
 
 def subagent_links(ctx: PageContext) -> list[str]:
-    """The subagents the page's conversation started, each linked to its page."""
+    """The subagents the page's conversation started, each linked to its page; past
+    ``AGENTS_LISTED``, the others counted, so that a session of thousands of subagents
+    does not make a page of megabytes."""
     parent = ctx.agent.id if ctx.agent else None
+    started = ctx.started_by(parent)
     items = []
-    for agent in ctx.started_by(parent):
+    for agent in started[:AGENTS_LISTED]:
         target = ctx.agent_link(agent.id)
         items.append(link(agent.title, target) if target else inline(agent.title))
+    if len(started) > AGENTS_LISTED:
+        items.append(inline("and " + plural(len(started) - AGENTS_LISTED, "more subagent")))
     return items
 
 
