@@ -5,12 +5,12 @@ Its entries, each a folder or a file named by a key:
 * a session: its pages (Markdown), images, nav entry, problems and redaction
   counts, keyed by the session's files (path, size, modification time) and by
   everything that shapes the output (the plugin's code and options);
-* a page's HTML, with its table of contents, anchors and sections (and, once the
-  page has been indexed, the text the search index is given), keyed by the page's
-  Markdown, its URL and the Markdown configuration: ``<key>.html`` beside
-  ``<key>.json`` (and ``<key>.search``); and for each URL, the key of the page last
-  rendered there, whose sections a page that changed takes (``rendering.py``):
-  ``<key of the URL>.url``;
+* a page's HTML, with its table of contents, anchors, sections and the text the
+  search index is given, keyed by the page's Markdown, its URL and the Markdown
+  configuration: ``<key>.html`` beside ``<key>.json``; and for each URL of a page
+  of several sections of messages, the key of the page last rendered there, whose
+  sections a page that changed takes (``rendering.py``): ``<key of the URL>.url``
+  (a page of one section of messages is rendered whole when it changes);
 * the entries a page gives Material's search index: ``<key>.entries``;
 * for each transcript file, the memo of its last conversion (``memo.py``), which
   the next one takes: ``memos/<key of the file>.json``;
@@ -145,6 +145,12 @@ class CachedPage:
     anchors: list[str]
 
 
+# A page of a top and one section of messages has nothing to take from its last
+# rendering when it changes (its section of messages changed): it is rendered whole,
+# and no record of its URL is kept (a file fewer for each page of a short session).
+_SECTIONS_KEPT_FROM = 2
+
+
 @dataclass
 class Section:
     """A section of a page's HTML (rendering.py)."""
@@ -263,7 +269,7 @@ class Cache:
     def load_page(self, key: str) -> CachedPage | None:
         """What a page's rendering made but its HTML (read with ``read_html``)."""
         try:
-            data = json.loads(self._html_file(key, ".json").read_text(encoding="utf-8"))
+            data, _ = self._record(key)
         except (OSError, ValueError):
             return None
         if not self._html_file(key, ".html").exists():
@@ -282,17 +288,25 @@ class Cache:
         return self._html_file(key, ".json").exists()
 
     def store_html(
-        self, key: str, html: str, toc: list[dict[str, Any]], anchors: list[str], sections: list[Section] | None = None, url: str = "", markdown_settings: str = ""
+        self,
+        key: str,
+        html: str,
+        toc: list[dict[str, Any]],
+        anchors: list[str],
+        sections: list[Section] | None = None,
+        url: str = "",
+        markdown_settings: str = "",
+        search: str | None = None,
     ) -> None:
-        """Keep a page's HTML; with its ``sections``, as the page last rendered at ``url``."""
+        """Keep a page's HTML, with the text it gives the search index when known;
+        with its ``sections``, as the page last rendered at ``url``."""
         _write_atomically(self._html_file(key, ".html"), html)
         data: dict[str, Any] = {"toc": toc, "anchors": anchors}
         if sections:
             data["sections"] = [[section.digest, section.length] for section in sections]
-        _write_atomically(self._html_file(key, ".json"), json.dumps(data))
-        self._html_file(key, ".search").unlink(missing_ok=True)
+        self._store_record(key, data, search)
         self._used_pages.add(key)
-        if sections:
+        if sections and len(sections) > _SECTIONS_KEPT_FROM:
             record = self.url_key(url, markdown_settings)
             _write_atomically(self._html_file(record, ".url"), key)
             self._used_pages.add(record)
@@ -306,7 +320,7 @@ class Cache:
         its HTML."""
         try:
             key = self._html_file(self.url_key(url, markdown_settings), ".url").read_text(encoding="utf-8")
-            sections = json.loads(self._html_file(key, ".json").read_text(encoding="utf-8"))["sections"]
+            sections = self._record(key)[0]["sections"]
             html = self.read_html(key)
         except (OSError, ValueError, KeyError):
             return {}
@@ -321,13 +335,30 @@ class Cache:
     def load_search_text(self, key: str) -> str | None:
         """The text a page's HTML gives the search index, when kept before."""
         try:
-            return self._html_file(key, ".search").read_text(encoding="utf-8")
-        except OSError:
+            return self._record(key)[1]
+        except (OSError, ValueError):
             return None
 
     def store_search_text(self, key: str, text: str) -> None:
-        if self.has_html(key):
-            _write_atomically(self._html_file(key, ".search"), text)
+        """Keep the text a page gives the search index beside its HTML, when kept."""
+        try:
+            data, _ = self._record(key)
+        except (OSError, ValueError):
+            return
+        self._store_record(key, data, text)
+
+    def _record(self, key: str) -> tuple[dict[str, Any], str | None]:
+        """What is kept beside a page's HTML (``<key>.json``): a line of JSON, then the
+        text the page gives the search index, when known (read without parsing it)."""
+        head, _, search = self._html_file(key, ".json").read_text(encoding="utf-8").partition("\n")
+        data = json.loads(head)
+        if not isinstance(data, dict):
+            raise ValueError("not a page's record")
+        return data, search if data.get("search") else None
+
+    def _store_record(self, key: str, data: dict[str, Any], search: str | None) -> None:
+        data = {**data, "search": search is not None}
+        _write_atomically(self._html_file(key, ".json"), json.dumps(data) + "\n" + (search or ""))
 
     def load_entries(self, key: str) -> str | None:
         """A page's search entries, a line each, when kept before."""
@@ -416,8 +447,11 @@ def _load_memo(path: Path) -> Memo:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    except FileNotFoundError:  # its folder is not made yet (its first entry, or a cache deleted since)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     with os.fdopen(handle, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(temporary, path)

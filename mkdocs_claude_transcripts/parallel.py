@@ -196,8 +196,8 @@ def render_pages(
             if _warnings.count:
                 return 0
             anchors = sorted(page.present_anchor_ids or ())
-            cache.store_html(job.key, page.content or "", toc_to_json(page.toc), anchors, sections, page.url, settings)
-            cache.store_search_text(job.key, search_text(page.content or ""))
+            html = page.content or ""
+            cache.store_html(job.key, html, toc_to_json(page.toc), anchors, sections, page.url, settings, search_text(html))
             return 1
         finally:
             page.markdown = page.content = None  # a worker renders many pages: none is kept

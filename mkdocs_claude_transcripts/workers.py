@@ -114,8 +114,10 @@ def _results(
     global _work, _items
     _work, _items = work, items
     try:
-        # A worker is replaced after some items, so that its memory stays that of one.
-        with multiprocessing.get_context("fork").Pool(workers, start, maxtasksperchild=48) as pool:
+        # A worker keeps each process's start-up for all its items: a session's objects
+        # go once it is converted (tests/test_memory.py), so that a process converting a
+        # whole site holds at its peak about what its largest session needs.
+        with multiprocessing.get_context("fork").Pool(workers, start) as pool:
             yield from pool.imap_unordered(_run, range(len(items)))
     finally:
         _work, _items = None, ()
