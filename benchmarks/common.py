@@ -126,6 +126,44 @@ def _copy_with_fresh_ids(folder: Path, destination: Path) -> int:
     return copied
 
 
+def cut_corpus(corpus: Path, target: Path, copies: int = 1, copied_under: int = 100 * 1024) -> int:
+    """Fill ``target`` with the corpus's sessions cut at their prompts, each piece a
+    session of its own (a site of many short sessions, as a user's own folder of them
+    is); pieces under ``copied_under`` bytes are there ``copies`` times, each copy
+    with fresh ids. Subagents' files are left out. Returns the number of sessions."""
+    count = 0
+    for path in session_files(corpus):
+        pieces: list[list[str]] = []
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True):
+            if not pieces or (_is_prompt(line) and pieces[-1]):
+                pieces.append([])
+            pieces[-1].append(line)
+        folder = target / path.parent.relative_to(corpus)
+        folder.mkdir(parents=True, exist_ok=True)
+        for piece in pieces:
+            text = "".join(piece)
+            for _ in range(copies if len(text.encode()) < copied_under else 1):
+                mapping: dict[str, str] = {}
+                fresh = _UUID.sub(lambda match: mapping.setdefault(match.group(), str(uuid.uuid4())), text)
+                session = str(uuid.uuid4())
+                fresh = re.sub(r'"sessionId":\s*"[^"]*"', f'"sessionId": "{session}"', fresh)
+                (folder / f"{session}.jsonl").write_text(fresh, encoding="utf-8")
+                count += 1
+    return count
+
+
+def _is_prompt(line: str) -> bool:
+    """Whether a line of a transcript is a prompt the user typed."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isMeta"):
+        return False
+    message = entry.get("message")
+    return isinstance(message, dict) and isinstance(message.get("content"), str)
+
+
 def make_site(root: Path, plugins: str = "  - claude-transcripts") -> Path:
     (root / "docs").mkdir(parents=True, exist_ok=True)
     (root / "docs" / "index.md").write_text("# Transcripts\n", encoding="utf-8")

@@ -4,14 +4,18 @@ files, then ``mkdocs build`` of its output. Also the size of the search index
 against the transcript bytes, and the plugin's rebuild once one line is appended to
 the largest transcript, against its cold build.
 
-    python benchmarks/site_build.py [--corpus PATH] [--repeat N]
+    python benchmarks/site_build.py [--corpus PATH] [--repeat N] [--cut [COPIES]]
 
 Both sites use the same mkdocs.yml (Material, search, the same extensions); only
 the plugin differs. Builds run as processes of their own; the best of N is kept.
+With ``--cut``, the corpus's sessions are first cut at their prompts into sessions
+of their own (a site of many short sessions); with COPIES, the pieces under 100 KB
+are there that many times, each copy with fresh ids.
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import tempfile
@@ -20,6 +24,7 @@ from pathlib import Path
 from common import (
     append_line,
     corpus_bytes,
+    cut_corpus,
     dump,
     largest_page_kb,
     make_site,
@@ -71,7 +76,17 @@ def theirs(corpus: Path, scratch: Path) -> tuple[float, float, Path]:
 def main() -> None:
     arguments = parser(__doc__)
     arguments.add_argument("--repeat", type=int, default=3)
+    arguments.add_argument("--cut", type=int, nargs="?", const=1, default=0, metavar="COPIES")
     args = arguments.parse_args()
+    with tempfile.TemporaryDirectory() as cut:
+        if args.cut:
+            sessions = cut_corpus(args.corpus, Path(cut), copies=args.cut)
+            print(f"The corpus cut at its prompts into {sessions} sessions")
+            args.corpus = Path(cut)
+        compare(args)
+
+
+def compare(args: argparse.Namespace) -> None:
     size = corpus_bytes(args.corpus) / 1024 / 1024
     best_ours = best_single = best_export = best_build = best_unchanged = best_changed = float("inf")
     for _ in range(args.repeat):
@@ -100,7 +115,7 @@ def main() -> None:
           f"{best_single / pipeline:.0%} in one process")
     print(f"Rebuild after one line is appended to the largest transcript: {best_changed:.1f} s, {best_changed / best_ours:.0%} "
           f"of the cold build (goal: under 30%); with no change: {best_unchanged:.1f} s")
-    dump("site_build", {"megabytes": size, "cores": cores(), "ours": best_ours, "ours_one_process": best_single, "export": best_export,
+    dump("site_build-cut" if args.cut else "site_build", {"megabytes": size, "cores": cores(), "ours": best_ours, "ours_one_process": best_single, "export": best_export,
                         "rebuild_unchanged": best_unchanged, "rebuild_one_line": best_changed, "their_build": best_build,
                         "our_index_mb": our_index, "their_index_mb": their_index,
                         "our_largest_page_kb": our_page, "their_largest_page_kb": their_page})  # fmt: skip

@@ -335,7 +335,7 @@ class Cache:
     def load_search_text(self, key: str) -> str | None:
         """The text a page's HTML gives the search index, when kept before."""
         try:
-            return self._record(key)[1]
+            return self._record(key, with_search=True)[1]
         except (OSError, ValueError):
             return None
 
@@ -347,14 +347,15 @@ class Cache:
             return
         self._store_record(key, data, text)
 
-    def _record(self, key: str) -> tuple[dict[str, Any], str | None]:
+    def _record(self, key: str, with_search: bool = False) -> tuple[dict[str, Any], str | None]:
         """What is kept beside a page's HTML (``<key>.json``): a line of JSON, then the
-        text the page gives the search index, when known (read without parsing it)."""
-        head, _, search = self._html_file(key, ".json").read_text(encoding="utf-8").partition("\n")
-        data = json.loads(head)
-        if not isinstance(data, dict):
-            raise ValueError("not a page's record")
-        return data, search if data.get("search") else None
+        text the page gives the search index, when known (read only when asked for:
+        a rebuild reads the record of every page)."""
+        with self._html_file(key, ".json").open(encoding="utf-8") as handle:
+            data = json.loads(handle.readline())
+            if not isinstance(data, dict):
+                raise ValueError("not a page's record")
+            return data, handle.read() if with_search and data.get("search") else None
 
     def _store_record(self, key: str, data: dict[str, Any], search: str | None) -> None:
         data = {**data, "search": search is not None}
