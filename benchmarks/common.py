@@ -143,13 +143,17 @@ def cut_corpus(corpus: Path, target: Path, copies: int = 1, copied_under: int = 
         for piece in pieces:
             text = "".join(piece)
             for _ in range(copies if len(text.encode()) < copied_under else 1):
-                mapping: dict[str, str] = {}
-                fresh = _UUID.sub(lambda match: mapping.setdefault(match.group(), str(uuid.uuid4())), text)
                 session = str(uuid.uuid4())
-                fresh = re.sub(r'"sessionId":\s*"[^"]*"', f'"sessionId": "{session}"', fresh)
+                fresh = re.sub(r'"sessionId":\s*"[^"]*"', f'"sessionId": "{session}"', _with_fresh_ids(text))
                 (folder / f"{session}.jsonl").write_text(fresh, encoding="utf-8")
                 count += 1
     return count
+
+
+def _with_fresh_ids(text: str) -> str:
+    """``text`` with each id replaced by a fresh one (the same id by the same one)."""
+    mapping: dict[str, str] = {}
+    return _UUID.sub(lambda match: mapping.setdefault(match.group(), str(uuid.uuid4())), text)
 
 
 def _is_prompt(line: str) -> bool:

@@ -270,7 +270,7 @@ class Cache:
         """What a page's rendering made but its HTML (read with ``read_html``)."""
         try:
             data, _ = self._record(key)
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):
             return None
         if not self._html_file(key, ".html").exists():
             return None
@@ -322,7 +322,7 @@ class Cache:
             key = self._html_file(self.url_key(url, markdown_settings), ".url").read_text(encoding="utf-8")
             sections = self._record(key)[0]["sections"]
             html = self.read_html(key)
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):
             return {}
         kept: dict[str, str] = {}
         at = 0
@@ -336,14 +336,14 @@ class Cache:
         """The text a page's HTML gives the search index, when kept before."""
         try:
             return self._record(key, with_search=True)[1]
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):
             return None
 
     def store_search_text(self, key: str, text: str) -> None:
         """Keep the text a page gives the search index beside its HTML, when kept."""
         try:
             data, _ = self._record(key)
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):
             return
         self._store_record(key, data, text)
 
@@ -354,7 +354,7 @@ class Cache:
         with self._html_file(key, ".json").open(encoding="utf-8") as handle:
             data = json.loads(handle.readline())
             if not isinstance(data, dict):
-                raise ValueError("not a page's record")
+                raise TypeError("not a page's record")
             return data, handle.read() if with_search and data.get("search") else None
 
     def _store_record(self, key: str, data: dict[str, Any], search: str | None) -> None:
