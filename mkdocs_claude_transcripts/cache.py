@@ -146,9 +146,10 @@ class CachedPage:
 
 
 # A page of a top and one section of messages has nothing to take from its last
-# rendering when it changes (its section of messages changed): it is rendered whole,
-# and no record of its URL is kept (a file fewer for each page of a short session).
-_SECTIONS_KEPT_FROM = 2
+# rendering when it changes (its section of messages changed): it is rendered whole.
+# The record of a page's URL is kept from three sections on (a file fewer for each
+# page of a short session).
+_URL_KEPT_FROM = 3
 
 
 @dataclass
@@ -306,7 +307,7 @@ class Cache:
             data["sections"] = [[section.digest, section.length] for section in sections]
         self._store_record(key, data, search)
         self._used_pages.add(key)
-        if sections and len(sections) > _SECTIONS_KEPT_FROM:
+        if sections and len(sections) >= _URL_KEPT_FROM:
             record = self.url_key(url, markdown_settings)
             _write_atomically(self._html_file(record, ".url"), key)
             self._used_pages.add(record)

@@ -114,9 +114,9 @@ def _results(
     global _work, _items
     _work, _items = work, items
     try:
-        # A worker keeps each process's start-up for all its items: a session's objects
-        # go once it is converted (tests/test_memory.py), so that a process converting a
-        # whole site holds at its peak about what its largest session needs.
+        # Workers live as long as the pool (starting one again costs its caches): a
+        # session's objects go once it is converted (tests/test_memory.py), so that a
+        # worker's memory at its peak is what its largest item needs, however many it does.
         with multiprocessing.get_context("fork").Pool(workers, start) as pool:
             yield from pool.imap_unordered(_run, range(len(items)))
     finally:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from mkdocs_claude_transcripts.cli import main
+
 from .conftest import build, make_site
 
 
@@ -123,8 +125,6 @@ def test_a_session_of_many_subagents_lists_them_in_numbered_groups(tmp_path: Pat
 def test_the_top_of_a_session_of_many_subagents_links_a_hundred_and_counts_the_rest(tmp_path: Path) -> None:
     """A session of thousands of subagents would otherwise list them all at the top
     of its first page: about 150 bytes each."""
-    from mkdocs_claude_transcripts.cli import main
-
     write_session(tmp_path / "in", 1, "2025-04-04", agents=103)
     assert main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / session_id(1) / "index.md").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from .text import duration, plural
 
 OVERVIEW = "ct-overview"
 LISTED = 10  # files shown per list; the rest are counted
-AGENTS_LISTED = 100  # subagents linked from the top of a page; the rest are counted (each is in the nav)
+AGENTS_LISTED = 100  # subagents linked from the top of a page; the rest are counted
 
 
 def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], session: m.Session | None = None) -> list[str]:
