@@ -105,20 +105,16 @@ def copy_corpus(corpus: Path, target: Path, megabytes: float) -> int:
 
 
 def _copy_with_fresh_ids(folder: Path, destination: Path) -> int:
-    mapping: dict[str, str] = {}
-
-    def fresh(match: re.Match[str]) -> str:
-        return mapping.setdefault(match.group(), str(uuid.uuid4()))
-
+    mapping: dict[str, str] = {}  # the same id by the same fresh one, in names and in files
     copied = 0
     for path in sorted(folder.rglob("*")):
         if not path.is_file():
             continue
-        relative = _UUID.sub(fresh, str(path.relative_to(folder)))
+        relative = _fresh_ids(str(path.relative_to(folder)), mapping)
         out = destination / relative
         out.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix in (".jsonl", ".json"):
-            text = _UUID.sub(fresh, path.read_text(encoding="utf-8", errors="replace"))
+            text = _fresh_ids(path.read_text(encoding="utf-8", errors="replace"), mapping)
             out.write_text(text, encoding="utf-8")
             copied += len(text.encode()) if path.suffix == ".jsonl" else 0
         else:
@@ -144,15 +140,15 @@ def cut_corpus(corpus: Path, target: Path, copies: int = 1, copied_under: int = 
             text = "".join(piece)
             for _ in range(copies if len(text.encode()) < copied_under else 1):
                 session = str(uuid.uuid4())
-                fresh = re.sub(r'"sessionId":\s*"[^"]*"', f'"sessionId": "{session}"', _with_fresh_ids(text))
+                fresh = re.sub(r'"sessionId":\s*"[^"]*"', f'"sessionId": "{session}"', _fresh_ids(text, {}))
                 (folder / f"{session}.jsonl").write_text(fresh, encoding="utf-8")
                 count += 1
     return count
 
 
-def _with_fresh_ids(text: str) -> str:
-    """``text`` with each id replaced by a fresh one (the same id by the same one)."""
-    mapping: dict[str, str] = {}
+def _fresh_ids(text: str, mapping: dict[str, str]) -> str:
+    """``text`` with each id replaced by a fresh one, the one ``mapping`` gives it when
+    it has one (and keeps for it)."""
     return _UUID.sub(lambda match: mapping.setdefault(match.group(), str(uuid.uuid4())), text)
 
 

@@ -302,10 +302,10 @@ class Cache:
         """Keep a page's HTML, with the text it gives the search index when known;
         with its ``sections``, as the page last rendered at ``url``."""
         _write_atomically(self._html_file(key, ".html"), html)
-        data: dict[str, Any] = {"toc": toc, "anchors": anchors}
+        data: dict[str, Any] = {"toc": toc, "anchors": anchors, "search": search is not None}
         if sections:
             data["sections"] = [[section.digest, section.length] for section in sections]
-        self._store_record(key, data, search)
+        _write_atomically(self._html_file(key, ".json"), json.dumps(data) + "\n" + (search or ""))  # see _record
         self._used_pages.add(key)
         if sections and len(sections) >= _URL_KEPT_FROM:
             record = self.url_key(url, markdown_settings)
@@ -340,14 +340,6 @@ class Cache:
         except (OSError, ValueError, TypeError):
             return None
 
-    def store_search_text(self, key: str, text: str) -> None:
-        """Keep the text a page gives the search index beside its HTML, when kept."""
-        try:
-            data, _ = self._record(key)
-        except (OSError, ValueError, TypeError):
-            return
-        self._store_record(key, data, text)
-
     def _record(self, key: str, with_search: bool = False) -> tuple[dict[str, Any], str | None]:
         """What is kept beside a page's HTML (``<key>.json``): a line of JSON, then the
         text the page gives the search index, when known (read only when asked for:
@@ -358,9 +350,6 @@ class Cache:
                 raise TypeError("not a page's record")
             return data, handle.read() if with_search and data.get("search") else None
 
-    def _store_record(self, key: str, data: dict[str, Any], search: str | None) -> None:
-        data = {**data, "search": search is not None}
-        _write_atomically(self._html_file(key, ".json"), json.dumps(data) + "\n" + (search or ""))
 
     def load_entries(self, key: str) -> str | None:
         """A page's search entries, a line each, when kept before."""

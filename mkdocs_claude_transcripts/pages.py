@@ -146,7 +146,9 @@ class Pages:
             if state.warnings.count:
                 return html  # not kept: rendered again, and warns again, next time
             anchors = sorted(page.present_anchor_ids or ())
-            self.cache.store_html(state.key, html, toc_to_json(page.toc), anchors, state.sections, page.url, self.markdown_settings)
+            self.cache.store_html(
+                state.key, html, toc_to_json(page.toc), anchors, state.sections, page.url, self.markdown_settings, self.search_text(html)
+            )
         state.rendered = html
         return html
 
@@ -208,8 +210,6 @@ class Pages:
         text = "" if entries is not None else self.cache.load_search_text(state.key) if same else None
         if text is None:
             text = self.search_text(page.content or "")
-            if same:
-                self.cache.store_search_text(state.key, text)
         if spool and entries is None:
             page.content = text
             entries = spool.index(page)

@@ -8,12 +8,12 @@ from datetime import datetime, timezone
 from ..listing import Row
 from . import layout
 from .context import RenderOptions
+from .cut import weights
 from .markdown import front_matter, heading, inline, link, meta, part_links, table
 from .text import duration, plural
 
 TITLE = "Transcripts"
 HEADER = ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]
-_CELL = 10  # the tags around a cell
 
 
 def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str = TITLE) -> list[tuple[str, str]]:
@@ -39,7 +39,11 @@ def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str =
         f"{sum(r.tool_calls for r in rows):,}", f"{sum(r.errors for r in rows):,}",
         f"{sum(r.subagents for r in rows):,}", f"{sum(r.tokens for r in rows):,}",
     ]  # fmt: skip
-    parts = _parts([_row(row, page, options) for row in ordered], options.page_size)
+    # The table made once, its rows shared out among the parts, each under the header;
+    # the total row ends the last.
+    whole = table(HEADER, [_row(row, page, options) for row in ordered] + [total])
+    head, total_row = whole[:2], whole[-1]
+    parts = _parts(whole[2:-1], options.page_size)
     uris = [layout.index_part(page, number) for number in range(1, len(parts) + 1)]
     pages = []
     for number, (uri, body) in enumerate(zip(uris, parts), 1):
@@ -50,20 +54,19 @@ def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str =
             lines += meta(inline(" · ".join(figures)), "ct-totals") + [""]
         if len(parts) > 1:
             lines += part_links(number, uris, uri)
-        lines += table(HEADER, body + ([total] if last else [])) + [""]
+        lines += head + body + ([total_row] if last else []) + [""]
         if last:
             lines += meta("A session's figures include those of its subagents; tokens are input, output and cache tokens, once per response.")
         pages.append((uri, "\n".join(lines) + "\n"))
     return pages
 
 
-def _parts(body: list[list[str]], limit: int) -> list[list[list[str]]]:
-    """The rows of the index in parts that weigh about ``limit`` (characters of HTML:
-    a row's text and the tags of its cells; 0: one part)."""
-    parts: list[list[list[str]]] = [[]]
+def _parts(rows: list[str], limit: int) -> list[list[str]]:
+    """The rows of the index's table in parts that weigh about ``limit`` (as pages
+    are weighed, cut.py; 0: one part)."""
+    parts: list[list[str]] = [[]]
     size = 0
-    for row in body:
-        weight = sum(len(cell) for cell in row) + _CELL * len(row)
+    for row, weight in zip(rows, weights(rows)):
         if limit and parts[-1] and size + weight > limit:
             parts.append([])
             size = 0
