@@ -83,7 +83,8 @@ class TranscriptsConfig(base.Config):
 
     redact_patterns = c.DictOfItems(c.Type(str), default={})
     """More things to redact: a name for each kind, and a regular expression. A group
-    named `secret` limits the replacement to that part of the match."""
+    named `secret` limits the replacement to that part of the match. Applied to the
+    text of transcripts, not to the ids that tie messages together or to file names."""
 
     redact_allow = c.ListOfItems(c.Type(str), default=[])
     """Values never to redact, written out in full (a documented example key, say)."""

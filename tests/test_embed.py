@@ -140,3 +140,11 @@ def test_turns_are_counted_from_the_prompts() -> None:
         select(messages, Range(turns="1", search="x"))
     kinds = Counter(type(message).__name__ for message in select(messages, Range(turns="1")))
     assert kinds["Prompt"] == 1
+
+
+def test_a_search_finds_what_messages_say_not_their_kinds_or_ids() -> None:
+    messages = messages_of("tool_bash")
+    assert select(messages, Range(search="make build"))  # a command
+    for word in ("tool_call", "toolu_b1"):  # a kind of message, the id of a call
+        with pytest.raises(ExcerptError, match="no message holds"):
+            select(messages, Range(search=word))

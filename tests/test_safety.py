@@ -3,6 +3,7 @@ their secrets out. Checked on a real strict build of an adversarial site."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs_claude_transcripts.cache import Cache
 
 from . import adversarial
-from .conftest import build, make_site
+from .conftest import ROOT, build, copy_tree, make_site
 
 # A site with the extensions real Material sites turn on, snippets included: a
 # transcript's --8<-- line must not include a file (check_paths fails the build).
@@ -149,6 +150,32 @@ def test_redaction_can_be_turned_off(tmp_path: Path) -> None:
     site = build(root, strict=False)
     page = (site / "attacks" / adversarial.SESSION / "index.html").read_text(encoding="utf-8")
     assert adversarial.SECRETS["github-token"] in page and "mallory" in page
+
+
+def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp_path: Path) -> None:
+    """A pattern that also matches the ids that tie a session together, the kinds of
+    message, the anchors and the folders the pages go in changes the text alone."""
+    s1, agent = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13", "a41c7e2"
+    words = r"sessions|loose|3f2b9c1e|a41c7e2|b7e20f1|toolu_\w+|msg_\w+|\bprompt\b|tool_call|tool_result|assistant_text|\bm-[0-9a-f]+|metric"
+    root = make_site(tmp_path, plugin_options=f"redact_patterns:\n  word: '{words}'")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "sessions")
+    # A subagent whose session is not in the site: exported as a session of its own.
+    (root / "docs" / "loose").mkdir()
+    lines = (root / "docs" / "sessions" / s1 / "subagents" / f"agent-{agent}.jsonl").read_text(encoding="utf-8")
+    (root / "docs" / "loose" / f"agent-{agent}.jsonl").write_text(lines.replace(s1, "0badf00d-0000-4000-8000-000000000000"), encoding="utf-8")
+    site = build(root)
+
+    page = BeautifulSoup((site / "sessions" / s1 / "index.html").read_text(encoding="utf-8"), "html.parser")
+    text = page.select_one("article").get_text(" ")
+    assert "metric" not in text and "[REDACTED:word]" in text
+    assert f"agent-{agent}/" in [a["href"] for a in page.select("article a[href]")]  # the call links its subagent
+    assert not [tag["id"] for tag in page.select("[id]") if "REDACTED" in tag["id"]]
+    for folder in (site / "sessions" / s1, site / "sessions" / s1 / f"agent-{agent}", site / "loose" / f"agent-{agent}"):
+        assert (folder / "index.html").is_file(), folder
+    kinds = {m["kind"] for m in json.loads((site / "sessions" / s1 / "session.json").read_text())["messages"]}
+    assert {"prompt", "tool_call", "tool_result", "assistant_text"} <= kinds
+    orphan = json.loads((site / "loose" / f"agent-{agent}" / "session.json").read_text())
+    assert [sub["id"] for sub in orphan["subagents"]] == [agent]
 
 
 def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:

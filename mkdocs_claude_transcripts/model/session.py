@@ -10,16 +10,29 @@ from pydantic import BaseModel, Field
 
 from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCall
 
+# Fields that name or tie things together rather than say anything: a message's kind
+# (the tag its class is known by) and anchor, the ids that tie calls, results,
+# responses and agents together, the file a session or agent comes from (where its
+# pages go). Their strings are left as they are; models in them are not.
+_IDENTIFIERS = frozenset(
+    {"kind", "anchor", "id", "uuid", "parent_uuid", "parent", "tool_use_id", "response_id", "agent_id", "agents", "source"}
+)
+
 
 def map_strings(node: Any, change: Callable[[str], str]) -> Any:
-    """Replace, in place, every string held by ``node`` (a model, a list or a dict of
-    them) with ``change(string)``; image data is left alone. Returns ``node``."""
+    """Replace, in place, every string of the transcript held by ``node`` (a model, a
+    list or a dict of them) with ``change(string)``; image data and identifiers
+    (``_IDENTIFIERS``) are left alone. Returns ``node``."""
     if isinstance(node, BaseModel):
         image = isinstance(node, Image)
         # Straight into the model's fields: the values are strings already checked.
-        for fields in (node.__dict__, node.__pydantic_extra__ or {}):
+        for fields, identifiers in ((node.__dict__, _IDENTIFIERS), (node.__pydantic_extra__ or {}, frozenset())):
             for name, value in fields.items():
-                if isinstance(value, str):
+                if name in identifiers:
+                    for item in value if isinstance(value, list) else ():  # ids of agents, or a session's agents
+                        if isinstance(item, BaseModel):
+                            map_strings(item, change)
+                elif isinstance(value, str):
                     if not (image and name == "data"):
                         fields[name] = change(value)
                 elif value is not None and not isinstance(value, (int, float, bool, datetime)):
