@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -156,9 +157,10 @@ def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp
     """A pattern that also matches the ids that tie a session together, the kinds of
     message, the anchors and the folders the pages go in changes the text alone."""
     s1, agent = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13", "a41c7e2"
-    words = r"sessions|loose|3f2b9c1e|a41c7e2|b7e20f1|toolu_\w+|msg_\w+|\bprompt\b|tool_call|tool_result|assistant_text|\bm-[0-9a-f]+|metric"
+    words = r"sessions|loose|3f2b9c1e|a41c7e2|b7e20f1|toolu_\w+|msg_\w+|\bprompt\b|tool_call|tool_result|assistant_text|\bm-[0-9a-f]+|png|metric"
     root = make_site(tmp_path, plugin_options=f"redact_patterns:\n  word: '{words}'")
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "sessions")
+    shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / "images.jsonl")  # pasted images
     # A subagent whose session is not in the site: exported as a session of its own.
     (root / "docs" / "loose").mkdir()
     lines = (root / "docs" / "sessions" / s1 / "subagents" / f"agent-{agent}.jsonl").read_text(encoding="utf-8")
@@ -176,6 +178,7 @@ def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp
     assert {"prompt", "tool_call", "tool_result", "assistant_text"} <= kinds
     orphan = json.loads((site / "loose" / f"agent-{agent}" / "session.json").read_text())
     assert [sub["id"] for sub in orphan["subagents"]] == [agent]
+    assert list((site / "images").rglob("*.png"))  # written as files, and shown
 
 
 def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,9 +13,10 @@ from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCa
 # Fields that name or tie things together rather than say anything: a message's kind
 # (the tag its class is known by) and anchor, the ids that tie calls, results,
 # responses and agents together, the file a session or agent comes from (where its
-# pages go). Their strings are left as they are; models in them are not.
+# pages go), the type of an image. Their strings are left as they are; models in
+# them are not.
 _IDENTIFIERS = frozenset(
-    {"kind", "anchor", "id", "uuid", "parent_uuid", "parent", "tool_use_id", "response_id", "agent_id", "agents", "source"}
+    {"kind", "anchor", "id", "uuid", "parent_uuid", "parent", "tool_use_id", "response_id", "agent_id", "agents", "source", "media_type"}
 )
 
 
