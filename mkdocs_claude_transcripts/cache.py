@@ -12,6 +12,8 @@ Its entries, each a folder or a file named by a key:
   sections a page that changed takes (``rendering.py``): ``<key of the URL>.url``
   (a page of one section of messages is rendered whole when it changes);
 * the entries a page gives Material's search index: ``<key>.entries``;
+* the Markdown of the transcripts index, for the plugins that read a page from its
+  file: ``pages/<hash of it>.md``;
 * for each transcript file, the memo of its last conversion (``memo.py``), which
   the next one takes: ``memos/<key of the file>.json``;
 * a whole page as the theme's template wrote it, keyed by everything the template
@@ -178,6 +180,7 @@ class Cache:
         self._used: set[Path] = set()  # session folders
         self._used_pages: set[str] = set()  # keys of pages
         self._used_memos: set[str] = set()
+        self._used_sources: set[str] = set()  # names of generated pages' files
 
     # ------------------------------------------------------------ sessions
 
@@ -383,6 +386,17 @@ class Cache:
         _write_atomically(self._html_file(key, ".page"), f"{len(before)}\n{before}{after}")
         self._used_pages.add(key)
 
+    # ------------------------------------------------------------ generated pages
+
+    def store_source(self, markdown: str) -> str:
+        """Keep the Markdown of a page the plugin makes (the transcripts index) as a
+        file, known by its text: some plugins read every page from its file. Its path."""
+        path = self.root / "pages" / f"{text_digest(markdown)}.md"
+        if not path.exists():
+            _write_atomically(path, markdown)
+        self._used_sources.add(path.name)
+        return str(path)
+
     # ------------------------------------------------------------ the last build's files
 
     def record_sources(self, paths: Iterable[str]) -> None:
@@ -398,6 +412,9 @@ class Cache:
                 shutil.rmtree(folder, ignore_errors=True)
         for path in (self.root / "memos").glob("*.json"):
             if path.stem not in self._used_memos:
+                path.unlink(missing_ok=True)
+        for path in (self.root / "pages").glob("*.md"):
+            if path.name not in self._used_sources:
                 path.unlink(missing_ok=True)
         for path in (self.root / "html").glob("*/*"):
             if path.name.split(".", 1)[0] not in self._used_pages and not path.name.startswith(".tmp-"):

@@ -268,6 +268,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         where = self.config.index
         if where is False or not self.rows:
             return
+        assert self.cache is not None  # as it is for every session published
         if isinstance(where, str):
             page = where.strip("/")
             if not page.endswith(".md"):
@@ -279,7 +280,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return
         for number, (src_uri, markdown) in enumerate(index_pages(self.rows, page, self.options), 1):
             inclusion = InclusionLevel.NOT_IN_NAV if number > 1 else InclusionLevel.UNDEFINED
-            self._add(files, config, File.generated(config, src_uri, content=markdown, inclusion=inclusion))
+            # Backed by a file, as the sessions' pages are: some plugins read every page's file.
+            self._add(files, config, File.generated(config, src_uri, abs_src_path=self.cache.store_source(markdown), inclusion=inclusion))
             if self.pages is not None:
                 self.pages.ours.add(src_uri)  # its HTML and its output kept, like a session's
 

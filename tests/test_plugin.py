@@ -122,6 +122,25 @@ def test_nothing_is_written_into_docs_dir(tmp_path: Path) -> None:
     assert before == after
 
 
+def test_every_page_made_is_read_from_a_file_as_some_plugins_expect(tmp_path: Path) -> None:
+    """Plugins such as mkdocs-rss-plugin and the git ones open each page's file."""
+    hooks = tmp_path / "hooks.py"
+    hooks.write_text(
+        "from pathlib import Path\n\n\n"
+        "def on_page_content(html, page, **kwargs):\n"
+        "    Path(page.file.abs_src_path).read_text(encoding='utf-8')\n"
+        "    return html\n"
+    )
+    root = site_with_examples(tmp_path, config=f"hooks:\n  - {hooks}\n")
+    site = build(root)
+    index = (site / "sessions" / "index.html").read_text(encoding="utf-8")  # the transcripts index
+    assert "Fix metric units" in index and "Plan the sync design" in index
+    assert len(list((root / ".cache").rglob("pages/*.md"))) == 1  # its file, in the cache, not in docs_dir
+    (root / "docs" / "sessions" / f"{S2}.jsonl").unlink()
+    assert "Plan the sync design" not in (build(root) / "sessions" / "index.html").read_text(encoding="utf-8")
+    assert len(list((root / ".cache").rglob("pages/*.md"))) == 1  # the last one's is gone
+
+
 def test_links_hold_without_directory_urls(tmp_path: Path) -> None:
     site = build(site_with_examples(tmp_path, "use_directory_urls: false\n"))
     page = soup(site / "sessions" / S1 / "index.html")
