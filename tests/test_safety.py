@@ -181,6 +181,38 @@ def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp
     assert list((site / "images").rglob("*.png"))  # written as files, and shown
 
 
+def test_the_outputs_kept_beside_a_missing_session_go_to_its_subagents_and_are_not_published_raw(tmp_path: Path) -> None:
+    """``<session>/tool-results/`` of a session whose file is not in the site: its
+    subagents there show them, redacted; no folder of them is copied as it is."""
+    sid, token = "5e55f00d-0000-4000-8000-000000000001", "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"
+    root = make_site(tmp_path)
+    folder = root / "docs" / "proj" / sid
+    (folder / "subagents").mkdir(parents=True)
+    (folder / "tool-results").mkdir()
+    common = {"sessionId": sid, "agentId": "a1b2c3d", "isSidechain": True, "timestamp": "2025-06-01T10:00:00Z"}
+    lines = [
+        {**common, "type": "user", "uuid": "u1", "parentUuid": None, "message": {"role": "user", "content": "Read the settings."}},
+        {**common, "type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": {"id": "m1", "role": "assistant", "model": "claude-x",
+            "content": [{"type": "tool_use", "id": "toolu_01Big", "name": "Bash", "input": {"command": "cat .env"}}]}},
+        {**common, "type": "user", "uuid": "u2", "parentUuid": "a1", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01Big", "content": "Output too large; saved to tool-results/toolu_01Big.txt"}]}},
+    ]  # fmt: skip
+    (folder / "subagents" / "agent-a1b2c3d.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (folder / "tool-results" / "toolu_01Big.txt").write_text(f"GITHUB_TOKEN={token}\na line only the file holds\n")
+    alone = root / "docs" / "proj" / "5e55f00d-0000-4000-8000-000000000002" / "tool-results"
+    alone.mkdir(parents=True)
+    (alone / "toolu_01Other.txt").write_text(token)  # a session with nothing else here
+    (root / "docs" / "notes" / "tool-results").mkdir(parents=True)
+    (root / "docs" / "notes" / "tool-results" / "readme.txt").write_text("the site's own")
+    site = build(root)
+
+    page = (site / "proj" / sid / "subagents" / "agent-a1b2c3d" / "index.html").read_text(encoding="utf-8")
+    assert "a line only the file holds" in page and "[REDACTED:github-token]" in page
+    assert not [p for p in site.rglob("*") if p.is_file() and token in p.read_text(encoding="utf-8", errors="replace")]
+    assert not list(site.rglob("toolu_*.txt"))
+    assert (site / "notes" / "tool-results" / "readme.txt").is_file()
+
+
 def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages written from the cache (outputs.py) are those the theme writes, whatever
     the text of the transcripts."""

@@ -145,6 +145,7 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
 
     claimed: set[str] = set()
     _collect_companions(by_stem, files)
+    claimed |= _orphan_tool_results(orphans, set(by_stem), files)
     for s in sessions:
         claimed.add(s.src_uri)
         claimed.update(f.src_uri for f in s.companions)
@@ -230,11 +231,42 @@ def _is_empty(path: str) -> bool:
 
 def _owner_by_path(agent: AgentSource, by_stem: dict[str, SessionSource]) -> SessionSource | None:
     """``<base>/<session>/subagents/.../agent-x.jsonl`` belongs to ``<base>/<session>.jsonl``."""
+    folder = _session_folder(agent)
+    return by_stem.get(folder) if folder is not None else None
+
+
+def _session_folder(agent: AgentSource) -> str | None:
+    """``<base>/<session>`` for ``<base>/<session>/subagents/.../agent-x.jsonl``."""
     parts = agent.src_uri.split("/")
     if "subagents" not in parts:
         return None
     index = len(parts) - 1 - parts[::-1].index("subagents")
-    return by_stem.get("/".join(parts[:index]))
+    return "/".join(parts[:index]) or None
+
+
+def _orphan_tool_results(orphans: list[SessionSource], stems: set[str], files: list[SourceFile]) -> set[str]:
+    """The outputs kept in ``<session>/tool-results/`` of a session whose file is not
+    there: given to the subagents of that session found in its folder, and never
+    published as they are (they may hold what redaction would take out). Their src_uris."""
+    by_folder: dict[str, list[SessionSource]] = {}
+    for orphan in orphans:
+        folder = _session_folder(orphan.orphan_agent) if orphan.orphan_agent else None
+        if folder is not None:
+            by_folder.setdefault(folder, []).append(orphan)
+    taken = set()
+    for f in files:
+        folder, _, name = f.src_uri.rpartition("/tool-results/")
+        if not folder or "/" in name or folder in stems:
+            continue
+        owners = by_folder.get(folder, [])
+        if not owners and not _UUID_NAME.match(posixpath.basename(folder)):
+            continue  # a folder of the site's own that happens to be called tool-results
+        taken.add(f.src_uri)
+        for owner in owners:
+            owner.companions.append(f)
+            if name.endswith(".txt"):
+                owner.tool_results[name[: -len(".txt")]] = f.path
+    return taken
 
 
 def _owner_by_id(agent: AgentSource, by_id: dict[str, list[SessionSource]]) -> SessionSource | None:
