@@ -186,7 +186,7 @@ class Cache:
 
     def session_key(self, source: SessionSource) -> str:
         files = [found for found in _stats(source.paths()) if found[1] is not None]  # those that are there
-        return fingerprint(self.settings, source.src_uri, files)
+        return fingerprint(self.settings, source.src_uri, source.place, files)
 
     def _session_folder(self, key: str) -> Path:
         return self.root / "sessions" / key

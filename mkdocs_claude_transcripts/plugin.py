@@ -195,6 +195,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 published.append(source)
             else:
                 log.debug(f"{source.src_uri}: left out by the include/exclude options")
+        _place(published, files, config)
         keys = self._convert_ahead(published, config)
         if self.config.cache and self.cache is not None:
             self.cache.record_sources(_with_folders([path for source in found.sessions for path in source.paths()], config.docs_dir))
@@ -274,7 +275,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if not page.endswith(".md"):
                 page = posixpath.join(page, "index.md")
         else:
-            page = layout.index_place([row.page for row in self.rows], lambda uri: files.get_file_from_path(uri) is not None)
+            published = {f.dest_uri for f in files}  # a page at the same URL is as much in the way
+            page = layout.index_place(
+                [row.page for row in self.rows], lambda uri: files.get_file_from_path(uri) is not None or _dest_uri(uri, config) in published
+            )
         if page is None:
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return
@@ -508,6 +512,31 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> None:
+    """A session whose first page would be published where a page of the site is
+    (``notes.jsonl`` beside ``notes.md``: both at ``notes/``) has its pages placed
+    beside it, as ``notes-session/``, so that neither hides the other."""
+    theirs = {f.dest_uri for f in files if not f.generated_by}
+    ours = {_dest_uri(layout.session_page(source.src_uri), config) for source in sources}
+    for source in sources:
+        if _dest_uri(layout.session_page(source.src_uri), config) not in theirs:
+            continue
+        wanted, number = layout.base(source.src_uri), 1
+        while True:
+            place = f"{wanted}-session{f'-{number}' if number > 1 else ''}.jsonl"
+            first = _dest_uri(layout.session_page(place), config)
+            if first not in theirs and first not in ours:
+                break
+            number += 1
+        ours.add(first)
+        source.place = place
+        log.info(f"{source.src_uri}: a page of the site is where its pages would go; they go to {layout.base(place)}/")
+
+
+def _dest_uri(src_uri: str, config: MkDocsConfig) -> str:
+    return File(src_uri, src_dir=None, dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls).dest_uri
 
 
 def _with_folders(paths: list[str], docs_dir: str) -> set[str]:

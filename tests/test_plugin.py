@@ -141,6 +141,23 @@ def test_every_page_made_is_read_from_a_file_as_some_plugins_expect(tmp_path: Pa
     assert len(list((root / ".cache").rglob("pages/*.md"))) == 1  # the last one's is gone
 
 
+def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """``notes.jsonl`` beside ``notes.md`` (a design note and its session): both would be
+    at ``notes/``. The page stays; the session goes to ``notes-session/``. Nor does the
+    transcripts index take the place of a session named ``transcripts.jsonl``."""
+    root = make_site(tmp_path)
+    (root / "docs" / "notes.md").write_text("# My notes\n")
+    shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "notes.jsonl")
+    shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / "transcripts.jsonl")
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        site = build(root)
+    assert "My notes" in soup(site / "notes" / "index.html").select_one("article").get_text()
+    assert "Plan the sync design" in soup(site / "notes-session" / "index.html").select_one("article").get_text()
+    assert "Fix metric units" in soup(site / "transcripts" / "index.html").select_one("article").get_text()
+    assert "notes-session/" in [a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")]
+    assert any("notes.jsonl" in r.getMessage() and "notes-session/" in r.getMessage() for r in caplog.records)
+
+
 def test_links_hold_without_directory_urls(tmp_path: Path) -> None:
     site = build(site_with_examples(tmp_path, "use_directory_urls: false\n"))
     page = soup(site / "sessions" / S1 / "index.html")

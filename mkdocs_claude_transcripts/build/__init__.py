@@ -59,7 +59,7 @@ def build_session(
     left out (and their lines counted as hidden); every text of the session goes
     through ``redactor``, when there is one, before anything else sees it."""
     report = FileReport(source.src_uri)
-    result = BuildResult(session=m.Session(id=source.session_id, source=source.src_uri), reports=[report])
+    result = BuildResult(session=m.Session(id=source.session_id, source=source.place or source.src_uri), reports=[report])
     titles = _Titles()
     own: list[tuple[int, raw.AnyEntry]] = []
     inline: list[tuple[int, raw.AnyEntry]] = []

@@ -68,6 +68,7 @@ class SessionSource:
     tool_results: dict[str, str] = field(default_factory=dict)  # tool_use_id -> path
     companions: list[SourceFile] = field(default_factory=list)  # files that belong to it (agents' meta, tool results)
     orphan_agent: AgentSource | None = None  # set when this "session" is an agent whose session is missing
+    place: str | None = None  # the file its pages are placed as, when not its own (a page of the site is there)
 
     @property
     def stem(self) -> str:
