@@ -9,6 +9,10 @@ from any of them.
 Folders whose names start with a dot (Claude Code keeps its files in
 ``.claude/``) lose the dot in page paths, since sites do not publish hidden
 folders: ``.claude/projects/x/abc.jsonl`` becomes ``claude/projects/x/abc/``.
+
+Where a page of the site already has that place (``notes.md`` beside
+``notes.jsonl``), the plugin gives the session another name to be placed as
+(``SessionSource.place``: ``notes-session.jsonl``, so ``notes-session/``).
 """
 
 from __future__ import annotations
