@@ -518,7 +518,7 @@ def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> 
     """A session whose first page would be published where a page of the site is
     (``notes.jsonl`` beside ``notes.md``: both at ``notes/``) has its pages placed
     beside it, as ``notes-session/``, so that neither hides the other."""
-    theirs = {f.dest_uri for f in files if not f.generated_by}
+    theirs = {f.dest_uri for f in files}  # the site's own, and what plugins before this one made
     ours = {_dest_uri(layout.session_page(source.src_uri), config) for source in sources}
     for source in sources:
         if _dest_uri(layout.session_page(source.src_uri), config) not in theirs:

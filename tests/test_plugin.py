@@ -145,13 +145,24 @@ def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Pat
     """``notes.jsonl`` beside ``notes.md`` (a design note and its session): both would be
     at ``notes/``. The page stays; the session goes to ``notes-session/``. Nor does the
     transcripts index take the place of a session named ``transcripts.jsonl``."""
-    root = make_site(tmp_path)
+    hooks = tmp_path / "hooks.py"  # a plugin that makes a page, before this one
+    hooks.write_text(
+        "from mkdocs.plugins import event_priority\n"
+        "from mkdocs.structure.files import File\n\n\n"
+        "@event_priority(100)\n"
+        "def on_files(files, config):\n"
+        "    files.append(File.generated(config, 'made.md', content='# Made by a plugin'))\n"
+    )
+    root = make_site(tmp_path, config=f"hooks:\n  - {hooks}\n")
     (root / "docs" / "notes.md").write_text("# My notes\n")
     shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "notes.jsonl")
+    shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "made.jsonl")
     shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / "transcripts.jsonl")
     with caplog.at_level(logging.INFO, logger="mkdocs"):
         site = build(root)
     assert "My notes" in soup(site / "notes" / "index.html").select_one("article").get_text()
+    assert "Made by a plugin" in soup(site / "made" / "index.html").select_one("article").get_text()
+    assert "Plan the sync design" in soup(site / "made-session" / "index.html").select_one("article").get_text()
     assert "Plan the sync design" in soup(site / "notes-session" / "index.html").select_one("article").get_text()
     assert "Fix metric units" in soup(site / "transcripts" / "index.html").select_one("article").get_text()
     assert "notes-session/" in [a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")]
