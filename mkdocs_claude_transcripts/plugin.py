@@ -516,23 +516,28 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
 def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> None:
     """A session whose first page would be published where a page of the site is
-    (``notes.jsonl`` beside ``notes.md``: both at ``notes/``) has its pages placed
-    beside it, as ``notes-session/``, so that neither hides the other."""
+    (``notes.jsonl`` beside ``notes.md``: both at ``notes/``), or where an earlier
+    session's is (``.claude/x.jsonl`` and ``claude/x.jsonl``: both at ``claude/x/``),
+    has its pages placed beside, as ``notes-session/``, so that none hides another."""
     theirs = {f.dest_uri for f in files}  # the site's own, and what plugins before this one made
-    ours = {_dest_uri(layout.session_page(source.src_uri), config) for source in sources}
+    defaults = {_dest_uri(layout.session_page(source.src_uri), config) for source in sources}
+    taken: set[str] = set()
     for source in sources:
-        if _dest_uri(layout.session_page(source.src_uri), config) not in theirs:
+        first = _dest_uri(layout.session_page(source.src_uri), config)
+        if first not in theirs and first not in taken:
+            taken.add(first)
             continue
+        why = "a page of the site" if first in theirs else "another session's page"
         wanted, number = layout.base(source.src_uri), 1
         while True:
             place = f"{wanted}-session{f'-{number}' if number > 1 else ''}.jsonl"
             first = _dest_uri(layout.session_page(place), config)
-            if first not in theirs and first not in ours:
+            if first not in theirs and first not in taken and first not in defaults:
                 break
             number += 1
-        ours.add(first)
+        taken.add(first)
         source.place = place
-        log.info(f"{source.src_uri}: a page of the site is where its pages would go; they go to {layout.base(place)}/")
+        log.info(f"{source.src_uri}: {why} is where its pages would go; they go to {layout.base(place)}/")
 
 
 def _dest_uri(src_uri: str, config: MkDocsConfig) -> str:

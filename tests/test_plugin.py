@@ -143,8 +143,9 @@ def test_every_page_made_is_read_from_a_file_as_some_plugins_expect(tmp_path: Pa
 
 def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """``notes.jsonl`` beside ``notes.md`` (a design note and its session): both would be
-    at ``notes/``. The page stays; the session goes to ``notes-session/``. Nor does the
-    transcripts index take the place of a session named ``transcripts.jsonl``."""
+    at ``notes/``. The page stays; the session goes to ``notes-session/``; so does a
+    session beside a page another plugin made, or a second session at the same place.
+    Nor does the transcripts index take the place of a session named ``transcripts.jsonl``."""
     hooks = tmp_path / "hooks.py"  # a plugin that makes a page, before this one
     hooks.write_text(
         "from mkdocs.plugins import event_priority\n"
@@ -158,8 +159,13 @@ def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Pat
     shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "notes.jsonl")
     shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "made.jsonl")
     shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / "transcripts.jsonl")
+    for folder in (".claude", "claude"):  # two sessions at claude/x/, the first one's dot dropped
+        (root / "docs" / folder).mkdir()
+        shutil.copyfile(EXAMPLE / f"{S2 if folder == '.claude' else S1}.jsonl", root / "docs" / folder / "x.jsonl")
     with caplog.at_level(logging.INFO, logger="mkdocs"):
         site = build(root)
+    assert "Plan the sync design" in soup(site / "claude" / "x" / "index.html").select_one("article").get_text()
+    assert "Fix metric units" in soup(site / "claude" / "x-session" / "index.html").select_one("article").get_text()
     assert "My notes" in soup(site / "notes" / "index.html").select_one("article").get_text()
     assert "Made by a plugin" in soup(site / "made" / "index.html").select_one("article").get_text()
     assert "Plan the sync design" in soup(site / "made-session" / "index.html").select_one("article").get_text()
