@@ -61,6 +61,9 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     if not found.sessions:
         print("error: no Claude Code session among the paths given", file=stderr)
         return 1
+    moved = layout.places([source.src_uri for source in found.sessions])  # two whose pages would share a folder
+    for source in found.sessions:
+        source.place = moved.get(source.src_uri)
     options = request.options
     if request.single_file:
         options = replace(options, page_size=0, export=False)  # one page per conversation

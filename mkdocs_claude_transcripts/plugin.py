@@ -520,24 +520,11 @@ def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> 
     session's is (``.claude/x.jsonl`` and ``claude/x.jsonl``: both at ``claude/x/``),
     has its pages placed beside, as ``notes-session/``, so that none hides another."""
     theirs = {f.dest_uri for f in files}  # the site's own, and what plugins before this one made
-    defaults = {_dest_uri(layout.session_page(source.src_uri), config) for source in sources}
-    taken: set[str] = set()
-    for source in sources:
-        first = _dest_uri(layout.session_page(source.src_uri), config)
-        if first not in theirs and first not in taken:
-            taken.add(first)
-            continue
-        why = "a page of the site" if first in theirs else "another session's page"
-        wanted, number = layout.base(source.src_uri), 1
-        while True:
-            place = f"{wanted}-session{f'-{number}' if number > 1 else ''}.jsonl"
-            first = _dest_uri(layout.session_page(place), config)
-            if first not in theirs and first not in taken and first not in defaults:
-                break
-            number += 1
-        taken.add(first)
-        source.place = place
-        log.info(f"{source.src_uri}: {why} is where its pages would go; they go to {layout.base(place)}/")
+    by_uri = {source.src_uri: source for source in sources}
+    moved = layout.places(list(by_uri), theirs.__contains__, functools.partial(_dest_uri, config=config))
+    for src_uri, place in moved.items():
+        by_uri[src_uri].place = place
+        log.info(f"{src_uri}: a page of the site or of another session is where its pages would go; they go to {layout.base(place)}/")
 
 
 def _dest_uri(src_uri: str, config: MkDocsConfig) -> str:

@@ -55,6 +55,17 @@ def test_a_folder_becomes_pages_another_site_builds_without_the_plugin(tmp_path:
     assert page.select("details.ct-tool") and page.select(".admonition.ct-user")
 
 
+def test_two_sessions_whose_pages_would_share_a_folder_are_both_written(tmp_path: Path, capsys) -> None:
+    given = tmp_path / "given"
+    for folder, session in ((".claude", S1), ("claude", "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58")):
+        (given / folder).mkdir(parents=True)
+        shutil.copyfile(EXAMPLE / f"{session}.jsonl", given / folder / "x.jsonl")  # both: claude/x/
+    status, _, err = convert(str(given), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0, err
+    assert "Fix metric units" in (tmp_path / "out" / "claude" / "x" / "index.md").read_text()
+    assert "Plan the sync design" in (tmp_path / "out" / "claude" / "x-session" / "index.md").read_text()
+
+
 @pytest.mark.skipif(shutil.which("zensical") is None, reason="Zensical is not installed")
 def test_zensical_builds_the_pages(tmp_path: Path, capsys) -> None:
     assert convert(str(EXAMPLE), "-o", str(tmp_path / "docs"), capsys=capsys)[0] == 0

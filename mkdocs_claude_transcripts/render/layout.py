@@ -49,6 +49,29 @@ def export_file(source: str) -> str:
     return base(source) + "/session.json"
 
 
+def places(
+    sources: list[str], taken: Callable[[str], bool] = lambda url: False, where: Callable[[str], str] = lambda page: page
+) -> dict[str, str]:
+    """Another name to place a session's pages as, for each session file (of
+    ``sources``, in order) whose first page would be where a page already is (``taken``)
+    or where an earlier session's is: ``notes.jsonl`` beside ``notes.md`` is placed as
+    ``notes-session.jsonl``, then ``notes-session-2.jsonl``... ``where``: the place a
+    page is published at (its URL), given its path."""
+    defaults = {where(session_page(source)) for source in sources}
+    used: set[str] = set()
+    moved = {}
+    for source in sources:
+        first, place, number = where(session_page(source)), None, 1
+        while taken(first) or first in used or (place is not None and first in defaults):
+            place = f"{base(source)}-session{f'-{number}' if number > 1 else ''}.jsonl"
+            first = where(session_page(place))
+            number += 1
+        if place is not None:
+            moved[source] = place
+        used.add(first)
+    return moved
+
+
 def index_place(session_pages: list[str], taken: Callable[[str], bool]) -> str | None:
     """Where the transcripts index goes by default: atop the folder that holds every
     session's folder of pages, as ``index.md``, or ``transcripts.md`` when that is
