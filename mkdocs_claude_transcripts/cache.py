@@ -353,7 +353,6 @@ class Cache:
                 raise TypeError("not a page's record")
             return data, handle.read() if with_search and data.get("search") else None
 
-
     def load_entries(self, key: str) -> str | None:
         """A page's search entries, a line each, when kept before."""
         try:

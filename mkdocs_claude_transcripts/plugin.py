@@ -275,10 +275,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if not page.endswith(".md"):
                 page = posixpath.join(page, "index.md")
         else:
-            urls = {f.dest_uri for f in files}  # a page at the same URL is as much in the way
-            page = layout.index_place(
-                [row.page for row in self.rows], lambda uri: files.get_file_from_path(uri) is not None or _dest_uri(uri, config) in urls
-            )
+            urls = {f.dest_uri for f in files}  # a page at the same path, or the same URL, is in the way
+            page = layout.index_place([row.page for row in self.rows], lambda uri: _dest_uri(uri, config) in urls)
         if page is None:
             log.info("the transcripts index has no free place; set the 'index' option to a path for it")
             return

@@ -110,4 +110,3 @@ class Session(Node):
     responses: dict[str, Response] = Field(default_factory=dict)  # by message id
     agents: list[Agent] = Field(default_factory=list)
     orphan_agent: bool = False  # this is an agent file whose session was not found
-

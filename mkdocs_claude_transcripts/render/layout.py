@@ -10,9 +10,10 @@ Folders whose names start with a dot (Claude Code keeps its files in
 ``.claude/``) lose the dot in page paths, since sites do not publish hidden
 folders: ``.claude/projects/x/abc.jsonl`` becomes ``claude/projects/x/abc/``.
 
-Where a page of the site already has that place (``notes.md`` beside
-``notes.jsonl``), the plugin gives the session another name to be placed as
-(``SessionSource.place``: ``notes-session.jsonl``, so ``notes-session/``).
+Where a page of the site, or an earlier session's, already has that place
+(``notes.md`` beside ``notes.jsonl``), the session gets another name to be placed
+as (``places``, kept as ``SessionSource.place``: ``notes-session.jsonl``, so
+``notes-session/``).
 """
 
 from __future__ import annotations
