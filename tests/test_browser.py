@@ -209,3 +209,30 @@ def test_every_page_of_the_site_loads_without_errors(page, url: str) -> None:
     for address in session_pages(url) + [f"{url}transcripts/"]:
         page.goto(address)
         assert page.locator("article h1").count() == 1
+
+
+def test_a_title_that_fills_its_line_is_not_followed_by_a_line_for_its_link(page, kinds: list[str]) -> None:
+    # Each block's title made exactly as wide as its text: the link to the message
+    # (shown on hover) must not go to a line of its own below it.
+    seen = 0
+    for address in kinds:
+        page.goto(address)
+        alone = page.eval_on_selector_all(
+            "article :is(summary, .admonition-title):has(> .ct-anchor)",
+            """titles => titles.map(title => {
+                const link = title.querySelector(':scope > .ct-anchor');
+                link.style.display = 'none';
+                title.style.width = 'max-content';
+                const width = title.getBoundingClientRect().width;
+                link.style.display = '';
+                title.style.width = width + 'px';
+                const text = document.createRange();
+                text.setStart(title, 0);
+                text.setEndBefore(link);
+                const bottom = Math.max(...[...text.getClientRects()].map(r => r.bottom));
+                return link.getBoundingClientRect().top >= bottom - 1 ? title.textContent.trim() : '';
+            })""",
+        )
+        seen += len(alone)
+        assert not any(alone), [title for title in alone if title]
+    assert seen > 30

@@ -350,8 +350,9 @@ BLOCK_HEAD = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?) (?P<kind>
 
 
 def permalink(ident: str, href: str) -> str:
-    """The permalink of a message, after the title of its block (``PERMALINK`` finds it)."""
-    return f" <a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
+    """The permalink of a message, right after the title of its block, with no space
+    between them where a line could break (``PERMALINK`` finds it)."""
+    return f"<a id='{ident}' class='ct-anchor' href='{href}' title='Link to this message'></a>"
 
 
 _ANCHOR = r"<a id='(?P<ident>[A-Za-z0-9_-]+)' class='ct-anchor' href='[^']*' title='Link to this message'></a>"
