@@ -28,6 +28,8 @@ from common import ROOT, corpus_bytes, dump, parser, run, table, transcript_dirs
 from mkdocs_claude_transcripts.workers import cores
 
 CCL_VENV = ROOT / "benchmarks" / ".venv-ccl"
+# The release measured in docs/performance.md, or a later one with the same command line.
+CCL = "claude-code-log>=1.7,<2"
 
 FLOOR = """
 import json, sys
@@ -47,7 +49,7 @@ def claude_code_log() -> Path:
     command = CCL_VENV / "bin" / "claude-code-log"
     if not command.exists():
         venv.create(CCL_VENV, with_pip=True)
-        subprocess.run([str(CCL_VENV / "bin" / "pip"), "install", "-q", "claude-code-log"], check=True)
+        subprocess.run([str(CCL_VENV / "bin" / "pip"), "install", "-q", CCL], check=True)
     return command
 
 

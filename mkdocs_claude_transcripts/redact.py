@@ -9,14 +9,42 @@ replaced are kept per kind; the values never are.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .memo import Memo
+
+# What a value given to a name is made of (``_assigned``): unquoted, it ends where code
+# or a list goes on; quoted, at the quote.
+_BARE = r"[^\s'\"<>,;&()\[\]{}$`\\|?]"
+_QUOTED = r"[^\s'\"\\]"
+
+
+def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
+    """A pattern for the value given to a name that ends in ``name`` (whose first
+    character is one of ``first``, a lookahead for speed), after `=`, `:`, `:=` or
+    `=>` on the same line: ``least`` characters or more of ``quoted`` between quotes,
+    or of ``bare`` without, among them a letter and a digit. It is not a reference
+    (`$X`, `${X:-x}`, `%X%`, `<X>`, `{{ x }}`), nor, unquoted, a dotted name such as
+    `process.env.X2` or a call."""
+
+    def holds_letter_and_digit(chars: str) -> str:
+        return rf"(?={chars}{{0,256}}?[0-9])(?={chars}{{0,256}}?[A-Za-z])"
+
+    in_quotes = rf"(?<=[\"']){holds_letter_and_digit(quoted)}{quoted}{{{least},}}(?=[\"'])"
+    # Group 2 takes the whole run of characters, which is then not cut short to escape
+    # the test that no call, index or optional chaining (`?.`) follows it.
+    alone = (
+        rf"(?<![\"'])(?![A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?!{bare}))"
+        rf"{holds_letter_and_digit(bare)}(?=({bare}{{{least},}}))\2(?![(\[]|\?\.)"
+    )
+    return rf"{first}{name}(?![A-Za-z0-9_])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"']?(?P<secret>(?![=$%{{<\[(])(?:{in_quotes}|{alone}))"
+
 
 # kind -> pattern. Where a pattern has a group named "secret", only that part is
 # replaced (the password in a URL, the token after "Bearer").
@@ -43,9 +71,24 @@ PATTERNS: dict[str, str] = {
     "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
-    # not a function call (password=getpass()); and "password": "..." in JSON or YAML.
-    "password": r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()[^\s;&'\"<>,()\[\]{}$`]{3,})",
+    # not a function call (password=getpass()) or a folder (PWD=/home/...); and
+    # "password": "..." in JSON or YAML.
+    "password": r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])[^\s;&'\"<>,()\[\]{}$`]{3,})",
     "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?\s*:\s*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
+    # The value given to a name that says it holds a secret, in environment files,
+    # configuration and code (GITHUB_TOKEN=..., client_secret: ..., "apiKey": "..."):
+    # letters and digits, not a reference (${{ secrets.X }}, process.env.TOKEN) or a call.
+    "assigned-secret": _assigned(
+        "(?=[SsTtPpCcAaEeMm_.-])",
+        r"(?i:secret|token|passw(?:or)?d|[_.-]pass|credentials?|(?:api|auth|secret|private|access|client|signing|encryption|master)[_.-]?key)"
+        r"(?i:[_-]base)?",
+        _BARE,
+        _QUOTED,
+        8,
+    ),
+    # A name ending in key (STRIPE_KEY=..., encryptionKey: ...) holds many other things
+    # (a cache's key, a sort key): only a long value of a token's letters is taken.
+    "assigned-key": _assigned("(?=[_.K-])", r"(?:(?i:[_.-]key)|(?<=[a-z0-9])Key)", "[A-Za-z0-9+/=-]", "[A-Za-z0-9+/=-]", 20),
 }
 
 _HOME = re.compile(r"/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
@@ -81,6 +124,8 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": ("password", "passwd", "secret", "api_key", "apikey", "access_token", "accesstoken", "auth_token", "authtoken"),
+    "assigned-secret": ("secret", "token", "pass", "credential", "key"),
+    "assigned-key": ("key",),
 }
 
 
@@ -150,7 +195,11 @@ class Redactor:
     def _redact(self, value: str, hits: set[str]) -> str:
         for kind, pattern, triggers in self._rules:
             if triggers is None or any(word.lower() in hits for word in triggers):
-                value = pattern.sub(lambda match, kind=kind: self._replace(kind, match), value)
+                replace = functools.partial(self._replace, kind)
+                if triggers is not None and kind in BY_LINE:  # (not a pattern of the user's of that name)
+                    value = _by_line(pattern, value, [word for word in triggers if word in hits], replace)
+                else:
+                    value = pattern.sub(replace, value)
         return value
 
     def _replace(self, kind: str, match: re.Match[str]) -> str:
@@ -188,6 +237,33 @@ class Redactor:
 
 
 _REMEMBER_FROM = 512  # characters
+
+# Kinds whose every match lies within a line and holds one of their trigger words:
+# only the lines holding one are searched. Their words are common ("key", "token"),
+# and their patterns costly, in a long output where such a word stands on a line or two.
+BY_LINE = frozenset({"assigned-secret", "assigned-key"})
+
+
+def _by_line(pattern: re.Pattern[str], value: str, words: list[str], replace: Callable[[re.Match[str]], str]) -> str:
+    """``pattern.sub(replace, value)``, searching only the lines that hold one of
+    ``words`` (in any case)."""
+    lowered = value.lower()
+    if len(lowered) != len(value):  # a few letters are longer in lower case: places would shift
+        return pattern.sub(replace, value)
+    lines: set[tuple[int, int]] = set()
+    for word in words:
+        at = lowered.find(word)
+        while at != -1:
+            end = lowered.find("\n", at)
+            end = len(value) if end == -1 else end
+            lines.add((lowered.rfind("\n", 0, at) + 1, end))
+            at = lowered.find(word, end)
+    pieces, done = [], 0
+    for start, end in sorted(lines):
+        pieces += [value[done:start], pattern.sub(replace, value[start:end])]
+        done = end
+    return "".join(pieces) + value[done:]
+
 
 _GROUP = re.compile(r"\(\?P<(\w+)>")
 

@@ -54,13 +54,16 @@ SECRETS = {
     "url-password": "hunter2-in-a-url",
     "bearer-token": "bearerTok3nValue1234567890",
     "private-key": "MIIEowIBAAKCAQEAplantedPrivateKeyMaterial",
+    "assigned-secret": "d3adb33f-planted-env-secret-42",
+    "assigned-key": "Zm9vYmFyYmF6cXV4MTIzplantedKey",
 }
 SECRET_TEXT = (
     f"keys: {SECRETS['anthropic-key']} {SECRETS['openai-key']} {SECRETS['github-token']} "
     f"{SECRETS['aws-access-key']} {SECRETS['slack-token']} {SECRETS['google-api-key']} {SECRETS['stripe-key']} "
     f"{SECRETS['jwt']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer-token']}' "
     f"postgres://admin:{SECRETS['url-password']}@db.example:5432/app\n"
-    f"-----BEGIN RSA PRIVATE KEY-----\n{SECRETS['private-key']}\n-----END RSA PRIVATE KEY-----"
+    f"-----BEGIN RSA PRIVATE KEY-----\n{SECRETS['private-key']}\n-----END RSA PRIVATE KEY-----\n"
+    f"SECRET_KEY={SECRETS['assigned-secret']}\nMAPBOX_KEY={SECRETS['assigned-key']}"  # an environment file
 )
 
 

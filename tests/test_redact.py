@@ -33,6 +33,8 @@ SECRETS = {
     "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
     "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
     "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
+    "assigned-secret": ("OPENAI_API_KEY=4f9a8b7c6d5e4f3a2b1c", "4f9a8b7c"),
+    "assigned-key": ("STRIPE_KEY=rk9a8b7c6d5e4f3a2b1c0d9e8f", "rk9a8b7c"),
 }
 
 
@@ -67,12 +69,47 @@ def test_every_pattern_is_tested() -> None:
         "Bearer token",
         "see https://example.com/path@v2 and user@example.com",
         "AKIA is a prefix",
+        # names that say "secret", given what is not one
+        "max_tokens=4096; MAX_TOKEN=4096; primary_key=True; the tokenizer=bpe50k",
+        "token = process.env.TOKEN_V2",
+        "secret: ${{ secrets.NPM_TOKEN2 }}",
+        "token = getToken(user1); credentials = b64encode(x1); t = tokens2[0]",
+        "api_key = os.environ['OPENAI_API_KEY']; self.api_key = api_key",
+        "resumeToken: options2?.resumeToken",
+        'cache_key = "user:123:profile:abcdefghijkl"; sort_key=lambda x: x[1]',
+        "token: 1234567890",
+        "PWD=/srv/app2",
     ],
 )
 def test_near_misses_are_left_alone(text: str) -> None:
     redactor = Redactor()
     assert redactor.text(text) == text
     assert not redactor.counts
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
+        # an environment file, read or printed
+        ("export GITHUB_TOKEN=abcdef0123456789abcdef01", "export GITHUB_TOKEN=[REDACTED:assigned-secret]"),
+        ("SECRET_KEY=django-insecure-8x!k2@v9q#w3e4r5t6", "SECRET_KEY=[REDACTED:assigned-secret]"),
+        ("SECRET_KEY_BASE=a1b2c3d4e5f6a7b8c9d0", "SECRET_KEY_BASE=[REDACTED:assigned-secret]"),
+        ("DB_PASS=hunter22x", "DB_PASS=[REDACTED:assigned-secret]"),
+        ("BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw8", "BOT_TOKEN=[REDACTED:assigned-secret]"),
+        # configuration and code, quoted (to the quote) or not
+        ("AUTH_TOKEN: 9f8e7d6c5b4a3928", "AUTH_TOKEN: [REDACTED:assigned-secret]"),
+        ("client_secret = 'GOCSPX-1a2b$c(d)3e'", "client_secret = '[REDACTED:assigned-secret]'"),
+        ('{"token": "ya29.a0AfH6SMBx1234567890"}', '{"token": "[REDACTED:assigned-secret]"}'),
+        ("'api_key' => 'abc123def456ghi789'", "'api_key' => '[REDACTED:assigned-secret]'"),
+        ('encryptionKey: "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="', 'encryptionKey: "[REDACTED:assigned-secret]"'),
+        ("signingKey = Zm9vYmFyYmF6cXV4MTIzNDU2", "signingKey = [REDACTED:assigned-secret]"),
+        ("mapboxKey: pk9a8b7c6d5e4f3a2b1c0d9e8f", "mapboxKey: [REDACTED:assigned-key]"),
+        # a URL's query
+        ("https://api.example.com/v1?token=abc123def456&page=2", "https://api.example.com/v1?token=[REDACTED:assigned-secret]&page=2"),
+    ],
+)
+def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: str) -> None:
+    assert Redactor().text(line) == redacted
 
 
 def test_only_the_secret_part_is_replaced() -> None:
