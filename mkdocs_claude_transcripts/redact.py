@@ -53,18 +53,47 @@ PATTERNS: dict[str, str] = {
     "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{20,}",
     "openai-key": r"\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
     "github-token": r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
-    "gitlab-token": r"\bglpat-[A-Za-z0-9_-]{20,}",
+    "gitlab-token": r"\bgl(?:pat|dt|rt|cbt|ptt|ft)-[A-Za-z0-9_-]{20,}",
     "aws-access-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
     "aws-secret-key": r"(?i)aws_secret_access_key\s*[=:]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})",
-    "slack-token": r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+    "slack-token": r"\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,})",
     "slack-webhook": r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}",
     "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}",
-    "stripe-key": r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}",
+    "stripe-key": r"\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[0-9A-Za-z]{20,})",
     "npm-token": r"\bnpm_[A-Za-z0-9]{36}\b",
     "huggingface-token": r"\bhf_[A-Za-z0-9]{34,}\b",
     "sendgrid-key": r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
     "digitalocean-token": r"\bdo[por]_v1_[a-f0-9]{64}\b",
     "azure-storage-key": r"(?i)\bAccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
+    # Tokens of other services, known by their prefix.
+    "google-oauth": r"\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,})",
+    "pypi-token": r"\bpypi-AgE[0-9A-Za-z_-]{50,}",
+    "docker-token": r"\bdckr_(?:pat|oat)_[0-9A-Za-z_-]{20,}",
+    "shopify-token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b",
+    "telegram-bot-token": r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])",
+    "discord-webhook": r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[0-9A-Za-z_-]+",
+    # Groq, Perplexity, xAI, Replicate, LangSmith, Pinecone, Tavily
+    "ai-provider-key": (
+        r"\b(?:gsk_[0-9A-Za-z]{40,}|pplx-[0-9A-Za-z]{40,}|xai-[0-9A-Za-z]{40,}|r8_[0-9A-Za-z]{30,}"
+        r"|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|pcsk_[0-9A-Za-z_]{40,}|tvly-(?:dev-)?[0-9A-Za-z]{20,})"
+    ),
+    "linear-key": r"\blin_(?:api|oauth)_[0-9A-Za-z]{40}\b",
+    "notion-token": r"\b(?:ntn_[0-9A-Za-z]{40,}|secret_[0-9A-Za-z]{43}\b)",
+    "databricks-token": r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
+    "mailgun-key": r"\bkey-[0-9a-f]{32}\b",
+    "age-secret-key": r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b",
+    "figma-token": r"\bfigd_[0-9A-Za-z_-]{30,}",
+    "grafana-token": r"\bgl(?:c|sa)_[0-9A-Za-z+/=_-]{30,}",
+    "postman-key": r"\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b",
+    "newrelic-key": r"\bNRAK-[0-9A-Z]{27}\b",
+    "atlassian-token": r"\bATATT3[0-9A-Za-z_=-]{50,}",
+    "doppler-token": r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.[0-9A-Za-z_-]{40,}",
+    "sentry-token": r"\bsntry[su]_[0-9A-Za-z+/=_-]{30,}",
+    "supabase-key": r"\b(?:sbp_[0-9a-f]{40}\b|sb_secret_[0-9A-Za-z_-]{20,})",
+    "vault-token": r"\bhv[sbr]\.[0-9A-Za-z_-]{24,}",
+    "heroku-key": r"\bHRKU-[0-9A-Za-z_-]{20,}",
+    "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
+    "flyio-token": r"\bfm[12]_[0-9A-Za-z+/=_-]{40,}",
     "jwt": r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
     # Credentials are base64: a word such as "Authentication" is not.
@@ -106,18 +135,42 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "anthropic-key": ("sk-ant-",),
     "openai-key": ("sk-",),
     "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "gitlab-token": ("glpat-",),
+    "gitlab-token": ("glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-"),
     "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
     "aws-secret-key": ("aws_secret_access_key",),
-    "slack-token": ("xox",),
+    "slack-token": ("xox", "xapp-"),
     "slack-webhook": ("hooks.slack.com",),
     "google-api-key": ("AIza",),
-    "stripe-key": ("_live_", "_test_"),
+    "stripe-key": ("_live_", "_test_", "whsec_"),
     "npm-token": ("npm_",),
     "huggingface-token": ("hf_",),
     "sendgrid-key": ("SG.",),
     "digitalocean-token": ("dop_v1_", "doo_v1_", "dor_v1_"),
     "azure-storage-key": ("AccountKey=",),
+    "google-oauth": ("ya29.", "gocspx-"),
+    "pypi-token": ("pypi-age",),
+    "docker-token": ("dckr_",),
+    "shopify-token": ("shpat_", "shpss_", "shpca_", "shppa_"),
+    "telegram-bot-token": (":aa",),
+    "discord-webhook": ("/api/webhooks/",),
+    "ai-provider-key": ("gsk_", "pplx-", "xai-", "r8_", "lsv2_", "pcsk_", "tvly-"),
+    "linear-key": ("lin_api_", "lin_oauth_"),
+    "notion-token": ("ntn_", "secret_"),
+    "databricks-token": ("dapi",),
+    "mailgun-key": ("key-",),
+    "age-secret-key": ("age-secret-key-",),
+    "figma-token": ("figd_",),
+    "grafana-token": ("glc_", "glsa_"),
+    "postman-key": ("pmak-",),
+    "newrelic-key": ("nrak-",),
+    "atlassian-token": ("atatt3",),
+    "doppler-token": ("dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."),
+    "sentry-token": ("sntrys_", "sntryu_"),
+    "supabase-key": ("sbp_", "sb_secret_"),
+    "vault-token": ("hvs.", "hvb.", "hvr."),
+    "heroku-key": ("hrku-",),
+    "rubygems-key": ("rubygems_",),
+    "flyio-token": ("fm1_", "fm2_"),
     "jwt": ("eyJ",),
     "bearer-token": ("bearer",),
     "basic-auth": ("authorization",),
@@ -152,9 +205,10 @@ class Redactor:
         ]
         self._allow = frozenset(self.allow)
         self._words = sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
-        # One pass tells whether a text holds any trigger word at all (most hold none).
+        # One pass finds the trigger words a text holds (most hold none; see ``_hits``).
         self._any_word = re.compile(_one_of(self._words))
         self._always = any(triggers is None for _, _, triggers in self._rules)
+        self._in_found: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
 
     def text(self, value: str) -> str:
         if len(value) < _REMEMBER_FROM:
@@ -188,9 +242,31 @@ class Redactor:
         return redacted
 
     def _secrets_out(self, value: str) -> str:
-        lowered = value.lower()
-        hits = {word for word in self._words if word in lowered} if self._any_word.search(lowered) else set()
+        hits = self._hits(value.lower())
         return self._redact(value, hits) if hits or self._always else value
+
+    def _hits(self, lowered: str) -> set[str]:
+        """The trigger words ``lowered`` holds. One pass finds, at each place not inside
+        a word found before, the longest word starting there: the words inside those are
+        held, and so is a word that begins inside one and goes on past its end, which
+        is looked for in the text itself."""
+        hits: set[str] = set()
+        for found in set(self._any_word.findall(lowered)):
+            inside, across = self._in_found.get(found) or self._words_in(found)
+            hits |= inside
+            hits.update(word for word in across if word not in hits and word in lowered)
+        return hits
+
+    def _words_in(self, found: str) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The trigger words inside ``found``, and those that may begin inside it and
+        go on past its end."""
+        inside = frozenset(word for word in self._words if word in found)
+        across = tuple(
+            word for word in self._words
+            if word not in inside and any(word.startswith(found[start:]) for start in range(1, len(found)))
+        )  # fmt: skip
+        self._in_found[found] = (inside, across)
+        return inside, across
 
     def _redact(self, value: str, hits: set[str]) -> str:
         for kind, pattern, triggers in self._rules:

@@ -56,6 +56,8 @@ SECRETS = {
     "private-key": "MIIEowIBAAKCAQEAplantedPrivateKeyMaterial",
     "assigned-secret": "d3adb33f-planted-env-secret-42",
     "assigned-key": "Zm9vYmFyYmF6cXV4MTIzplantedKey",
+    "ai-provider-key": "gsk_" + "Pl4nt3dGr0qK3y" * 4,
+    "google-oauth": "ya29." + "a0Pl4nt3dAcc3ss" * 3,
 }
 SECRET_TEXT = (
     f"keys: {SECRETS['anthropic-key']} {SECRETS['openai-key']} {SECRETS['github-token']} "
@@ -63,7 +65,8 @@ SECRET_TEXT = (
     f"{SECRETS['jwt']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer-token']}' "
     f"postgres://admin:{SECRETS['url-password']}@db.example:5432/app\n"
     f"-----BEGIN RSA PRIVATE KEY-----\n{SECRETS['private-key']}\n-----END RSA PRIVATE KEY-----\n"
-    f"SECRET_KEY={SECRETS['assigned-secret']}\nMAPBOX_KEY={SECRETS['assigned-key']}"  # an environment file
+    f"SECRET_KEY={SECRETS['assigned-secret']}\nMAPBOX_KEY={SECRETS['assigned-key']}\n"  # an environment file
+    f"GROQ_API_KEY={SECRETS['ai-provider-key']} {SECRETS['google-oauth']}"
 )
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mkdocs_claude_transcripts.redact import PATTERNS, Redactor, _one_of
+from mkdocs_claude_transcripts.redact import PATTERNS, TRIGGERS, Redactor, _one_of
 
 SECRETS = {
     "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
@@ -33,6 +33,30 @@ SECRETS = {
     "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
     "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
     "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
+    "google-oauth": ("ya29.a0AfH6SMBx" + "Ab1" * 10, "a0AfH6SMBx"),
+    "pypi-token": ("pypi-AgEIcHlwaS5vcmc" + "CJGE0ZmY5" * 8, "AgEIcHlwaS5vcmc"),
+    "docker-token": ("dckr_pat_" + "a1B2c3D4e5" * 3, "dckr_pat_a1"),
+    "shopify-token": ("shpat_" + "0123456789abcdef" * 2, "shpat_0123"),
+    "telegram-bot-token": ("123456789:AA" + "x1Y2z3" * 5 + "abc", "AAx1Y2z3"),
+    "discord-webhook": ("https://discord.com/api/webhooks/123456789012345678/" + "aB3_cD4-" * 8, "aB3_cD4-aB3"),
+    "ai-provider-key": ("GROQ_API_KEY=gsk_" + "a1B2c3D4" * 7, "gsk_a1B2"),
+    "linear-key": ("lin_api_" + "a1B2c3D4e5" * 4, "lin_api_a1"),
+    "notion-token": ("ntn_" + "a1B2c3D4e5" * 5, "ntn_a1B2"),
+    "databricks-token": ("dapi" + "0123456789abcdef" * 2, "dapi0123"),
+    "mailgun-key": ("key-" + "0123456789abcdef" * 2, "key-0123"),
+    "age-secret-key": ("AGE-SECRET-KEY-1" + "QZ3" * 19 + "Q", "KEY-1QZ3"),
+    "figma-token": ("figd_" + "a1B2c3D4e5" * 4, "figd_a1"),
+    "grafana-token": ("glsa_" + "a1B2c3D4e5" * 4, "glsa_a1"),
+    "postman-key": ("PMAK-0123456789abcdef01234567-" + "0123456789abcdef" * 2 + "01", "PMAK-0123"),
+    "newrelic-key": ("NRAK-A1B2C3D4E5F6G7H8I9J0K1L2M3N", "NRAK-A1B2"),
+    "atlassian-token": ("ATATT3" + "xFfGF0a1B2c3D4e5" * 5, "ATATT3xFf"),
+    "doppler-token": ("dp.st." + "a1B2c3D4e5" * 5, "dp.st.a1"),
+    "sentry-token": ("sntrys_" + "eyJpYXQiOjE2ODQ" * 3, "sntrys_eyJ"),
+    "supabase-key": ("sbp_" + "0123456789abcdef" * 2 + "01234567", "sbp_0123"),
+    "vault-token": ("VAULT_TOKEN=hvs.CAESIJ1a2B3c4D5e6F7g8H9abc", "hvs.CAES"),
+    "heroku-key": ("HRKU-" + "a1B2c3D4e5" * 3, "HRKU-a1"),
+    "rubygems-key": ("rubygems_" + "0123456789abcdef" * 3, "rubygems_0123"),
+    "flyio-token": ("FlyV1 fm2_" + "lJPECAAAAAAA" * 4, "fm2_lJPE"),
     "assigned-secret": ("OPENAI_API_KEY=4f9a8b7c6d5e4f3a2b1c", "4f9a8b7c"),
     "assigned-key": ("STRIPE_KEY=rk9a8b7c6d5e4f3a2b1c0d9e8f", "rk9a8b7c"),
 }
@@ -79,6 +103,8 @@ def test_every_pattern_is_tested() -> None:
         'cache_key = "user:123:profile:abcdefghijkl"; sort_key=lambda x: x[1]',
         "token: 1234567890",
         "PWD=/srv/app2",
+        # prefixes of tokens, in words that are not
+        "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
     ],
 )
 def test_near_misses_are_left_alone(text: str) -> None:
@@ -95,11 +121,11 @@ def test_near_misses_are_left_alone(text: str) -> None:
         ("SECRET_KEY=django-insecure-8x!k2@v9q#w3e4r5t6", "SECRET_KEY=[REDACTED:assigned-secret]"),
         ("SECRET_KEY_BASE=a1b2c3d4e5f6a7b8c9d0", "SECRET_KEY_BASE=[REDACTED:assigned-secret]"),
         ("DB_PASS=hunter22x", "DB_PASS=[REDACTED:assigned-secret]"),
-        ("BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw8", "BOT_TOKEN=[REDACTED:assigned-secret]"),
+        ("RUNNER_TOKEN=12345:abcdefghij", "RUNNER_TOKEN=[REDACTED:assigned-secret]"),
         # configuration and code, quoted (to the quote) or not
         ("AUTH_TOKEN: 9f8e7d6c5b4a3928", "AUTH_TOKEN: [REDACTED:assigned-secret]"),
         ("client_secret = 'GOCSPX-1a2b$c(d)3e'", "client_secret = '[REDACTED:assigned-secret]'"),
-        ('{"token": "ya29.a0AfH6SMBx1234567890"}', '{"token": "[REDACTED:assigned-secret]"}'),
+        ('{"token": "tk.a0AfH6SMBx1234567890"}', '{"token": "[REDACTED:assigned-secret]"}'),
         ("'api_key' => 'abc123def456ghi789'", "'api_key' => '[REDACTED:assigned-secret]'"),
         ('encryptionKey: "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="', 'encryptionKey: "[REDACTED:assigned-secret]"'),
         ("signingKey = Zm9vYmFyYmF6cXV4MTIzNDU2", "signingKey = [REDACTED:assigned-secret]"),
@@ -140,3 +166,15 @@ def test_the_trigger_words_are_found_wherever_they_are(words: list[str], text: s
     assert bool(found) == any(word in text for word in words)
     if found:
         assert found.group() in words
+
+
+_WORDS = sorted({word.lower() for words in TRIGGERS.values() for word in words})  # as texts are searched
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + [word[:cut] for word in _WORDS for cut in range(1, len(word))] + [" ", "x"]), max_size=12))
+def test_every_trigger_word_a_text_holds_is_found_even_inside_another(pieces: list[str]) -> None:
+    # Words inside others ("key" in "api_key"), beginning inside one and going on past
+    # its end ("key-" in "api_key-"), prefixes of others ("pass" in "password").
+    text = "".join(pieces)
+    assert Redactor()._hits(text) == {word for word in _WORDS if word in text}
