@@ -46,6 +46,17 @@ def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
     return rf"{first}{name}(?![A-Za-z0-9_])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"']?(?P<secret>(?![=$%{{<\[(])(?:{in_quotes}|{alone}))"
 
 
+# What a password is made of, unquoted; and what code gives a password, which is not
+# one: None and its kin, another name for it (password=key_password), or a field of an
+# object (self.password, options.proxy.password, parsed.auth_decoded).
+_PASSWORD = r"[^\s;&'\"<>,()\[\]{}$`]"
+_NOT_A_PASSWORD = (
+    r"(?:none|null|nil|true|false|undefined|(?:\w+_)?(?:password|passwd|pwd|pass)"
+    r"|(?:self|this|cls)\.[\w.]+|[\w.]*\.\w*(?:pass|pwd|auth)\w*)"
+    rf"(?!{_PASSWORD})"
+)
+
+
 # kind -> pattern. Where a pattern has a group named "secret", only that part is
 # replaced (the password in a URL, the token after "Bearer").
 PATTERNS: dict[str, str] = {
@@ -100,9 +111,13 @@ PATTERNS: dict[str, str] = {
     "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
-    # not a function call (password=getpass()) or a folder (PWD=/home/...); and
-    # "password": "..." in JSON or YAML.
-    "password": r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])[^\s;&'\"<>,()\[\]{}$`]{3,})",
+    # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
+    # what code gives a password (see _NOT_A_PASSWORD); and "password": "..." in JSON or
+    # YAML.
+    "password": (
+        r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
+        rf"(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}})"
+    ),
     "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?\s*:\s*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
     # The value given to a name that says it holds a secret, in environment files,
     # configuration and code (GITHUB_TOKEN=..., client_secret: ..., "apiKey": "..."):

@@ -103,6 +103,9 @@ def test_every_pattern_is_tested() -> None:
         'cache_key = "user:123:profile:abcdefghijkl"; sort_key=lambda x: x[1]',
         "token: 1234567890",
         "PWD=/srv/app2",
+        # what code gives a password
+        "password = password; self.password = None; key_password=key_password; password = null",
+        "password=self.key_password; password = options.proxy.password; password=parsed.auth_decoded",
         # prefixes of tokens, in words that are not
         "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
     ],
@@ -135,6 +138,19 @@ def test_near_misses_are_left_alone(text: str) -> None:
     ],
 )
 def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: str) -> None:
+    assert Redactor().text(line) == redacted
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
+        ("DB_PASSWORD=hunter", "DB_PASSWORD=[REDACTED:password]"),
+        ("PASSWORD=my_password1", "PASSWORD=[REDACTED:password]"),
+        ("password='password'", "password='[REDACTED:password]'"),  # quoted: a value, not a name
+        ("pwd=p4ss.w0rd", "pwd=[REDACTED:password]"),
+    ],
+)
+def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: str) -> None:
     assert Redactor().text(line) == redacted
 
 
