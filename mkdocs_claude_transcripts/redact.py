@@ -109,6 +109,12 @@ PATTERNS: dict[str, str] = {
     "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
     # Credentials are base64: a word such as "Authentication" is not.
     "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
+    # "Authorization: Token ...", "Authorization: SSWS ...", a bare key: Basic and Bearer have kinds of their own.
+    "authorization-header": r"(?i)\bauthorization:[ \t]*(?!basic\b|bearer\b)(?:[A-Za-z-]+[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
+    # The signature of a signed URL (S3, Google Cloud Storage, Azure SAS), which opens it to anyone.
+    "signed-url": r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
+    # The cookies sent or set in an HTTP header, a session among them.
+    "cookie": r"(?i)\b(?:set-)?cookie:[ \t]*(?P<secret>[\w.-]+=[^\s;'\"]{8,}(?:;[ \t]*[\w.-]+=[^\s;'\"]*)*)",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
@@ -189,6 +195,9 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "jwt": ("eyJ",),
     "bearer-token": ("bearer",),
     "basic-auth": ("authorization",),
+    "authorization-header": ("authorization:",),
+    "signed-url": ("sig=", "signature="),
+    "cookie": ("cookie:",),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": ("password", "passwd", "secret", "api_key", "apikey", "access_token", "accesstoken", "auth_token", "authtoken"),

@@ -30,6 +30,9 @@ SECRETS = {
     "private-key": ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXk"),
     "bearer-token": ("Authorization: Bearer abcDEF0123456789xyz", "abcDEF0123456789xyz"),
     "basic-auth": ("curl -H 'Authorization: Basic dXNlcjpzM2NyM3QtcGFzcw=='", "dXNlcjpzM2NyM3QtcGFzcw"),
+    "authorization-header": ("curl -H 'Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b'", "9944b091"),
+    "signed-url": ("https://b.s3.amazonaws.com/f?X-Amz-Date=20250101&X-Amz-Signature=" + "0123456789abcdef" * 4, "0123456789abcdef"),
+    "cookie": ("curl -H 'Cookie: sessionid=abc123def456ghi789; csrftoken=xyz'", "abc123def456"),
     "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
     "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
     "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
@@ -106,6 +109,7 @@ def test_every_pattern_is_tested() -> None:
         # what code gives a password
         "password = password; self.password = None; key_password=key_password; password = null",
         "password=self.key_password; password = options.proxy.password; password=parsed.auth_decoded",
+        "authorization: required for this endpoint; the cookie: a small file; signature=short",
         # prefixes of tokens, in words that are not
         "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
     ],
