@@ -147,7 +147,8 @@ class TranscriptsConfig(base.Config):
     """A page listing every session (date, title, duration, messages, tool calls,
     errors, subagents, tokens), newest first, with the site's totals. `true` puts it at
     the top of the folder that holds the transcripts (`index.md` there, or
-    `transcripts.md` when that is taken); a path such as `logs/index.md` puts it there;
+    `transcripts.md`, then `transcripts-2.md`..., when that is taken); a path such as
+    `logs/index.md` puts it there;
     `false` leaves it out. Past `page_size`, it goes on in parts beside it
     (`transcripts-part-2.md`...), linked to each other."""
 

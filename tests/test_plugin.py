@@ -145,7 +145,8 @@ def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Pat
     """``notes.jsonl`` beside ``notes.md`` (a design note and its session): both would be
     at ``notes/``. The page stays; the session goes to ``notes-session/``; so does a
     session beside a page another plugin made, or a second session at the same place.
-    Nor does the transcripts index take the place of a session named ``transcripts.jsonl``."""
+    Nor does the transcripts index take the place of a session named ``transcripts.jsonl``:
+    with ``index.md`` the site's own, it goes to ``transcripts-2.md``."""
     hooks = tmp_path / "hooks.py"  # a plugin that makes a page, before this one
     hooks.write_text(
         "from mkdocs.plugins import event_priority\n"
@@ -171,6 +172,9 @@ def test_a_session_named_as_a_page_of_the_site_is_placed_beside_it(tmp_path: Pat
     assert "Plan the sync design" in soup(site / "made-session" / "index.html").select_one("article").get_text()
     assert "Plan the sync design" in soup(site / "notes-session" / "index.html").select_one("article").get_text()
     assert "Fix metric units" in soup(site / "transcripts" / "index.html").select_one("article").get_text()
+    index = soup(site / "transcripts-2" / "index.html")
+    assert index.select_one("article h1").get_text(strip=True).startswith("Transcripts")
+    assert len(index.select("article table tbody tr")) == 6  # five sessions and the total
     assert "notes-session/" in [a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")]
     assert any("notes.jsonl" in r.getMessage() and "notes-session/" in r.getMessage() for r in caplog.records)
 

@@ -76,10 +76,10 @@ def places(
 def index_place(session_pages: list[str], taken: Callable[[str], bool]) -> str | None:
     """Where the transcripts index goes by default: atop the folder that holds every
     session's folder of pages, as ``index.md``, or ``transcripts.md`` when that is
-    ``taken``; None when both are."""
+    ``taken``, or ``transcripts-2.md``...; None when all are."""
     folders = [posixpath.dirname(posixpath.dirname(page)) for page in session_pages]
     common = posixpath.commonpath(folders) if folders and all(folders) else ""
-    for name in ("index.md", "transcripts.md"):
+    for name in ("index.md", "transcripts.md", *(f"transcripts-{number}.md" for number in range(2, 100))):
         candidate = posixpath.join(common, name) if common else name
         if not taken(candidate):
             return candidate
