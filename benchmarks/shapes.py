@@ -7,7 +7,8 @@ Each shape is one session made up here (no corpus needed): a prompt of megabytes
 a command's output of megabytes, a single line of megabytes, an image, one prompt
 followed by thousands of tool calls, an answer holding thousands of code fences, a
 file written whole, an edit of every line, a table, hundreds of subagents, a
-conversation rewound again and again, and, to compare, many short turns. Each is
+conversation rewound again and again, a line of the words that begin secrets (every
+pattern of redaction tried all along it), and, to compare, many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
 size; "growth" is the time at the largest size over the time at the smallest,
 divided by the ratio of their sizes: about 1 when the time grows linearly, more when
@@ -31,6 +32,7 @@ from pathlib import Path
 from common import dump, make_site, mkdocs, table
 
 from mkdocs_claude_transcripts.pipeline import Redactor, RenderOptions, SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.redact import TRIGGERS
 
 Entry = dict
 _WORDS = ["the", "build", "ran", "the", "tests", "and", "two", "failed", "because", "a", "path", "was", "wrong", "so", "I", "fixed", "it"]
@@ -110,6 +112,16 @@ def one_line(s: _Session, size: int, r: random.Random) -> None:
         {"file_path": "/work/project/dist/app.min.js"},
         "var a=[1,2,3];function f(x){return x*2}" * (size // 40),
     )
+
+
+def secret_starts(s: _Session, size: int, r: random.Random) -> None:
+    # One line of the words that begin secrets (sk-, eyJ, ://, password=...), none of
+    # them finished, each followed by a run of letters, dots and dashes as long as the
+    # session is large: every pattern of redact.py is tried all along it.
+    words = sorted({word for words in TRIGGERS.values() for word in words})
+    run = "a-b." * (size // len(words) // 4)
+    s.prompt("Print the fixture.")
+    s.tool(1, "Bash", {"command": "cat fixture.txt"}, "".join(f"{word}{run}{word}=a:a@" for word in words))
 
 
 def image(s: _Session, size: int, r: random.Random) -> None:
@@ -239,6 +251,7 @@ SHAPES: dict[str, Callable[..., None]] = {
     "one line of megabytes": one_line, "one image": image, "one prompt, thousands of tool calls": one_turn,
     "thousands of code fences": fences, "one file written": write, "an edit of every line": edit,
     "one table": table_, "hundreds of subagents": subagents, "rewound again and again": rewound,
+    "the starts of secrets": secret_starts,
 }  # fmt: skip
 
 

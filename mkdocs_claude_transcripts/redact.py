@@ -62,7 +62,9 @@ _NOT_A_PASSWORD = (
 PATTERNS: dict[str, str] = {
     "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\n]*)",
     "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{20,}",
-    "openai-key": r"\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
+    # (A letter and a digit among its first 256 characters: looking further, each "sk-"
+    # of a long run of such characters would read the whole run.)
+    "openai-key": r"\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,256}?[0-9])(?=[A-Za-z0-9_-]{0,256}?[A-Za-z])[A-Za-z0-9_-]{20,}",
     "github-token": r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
     "gitlab-token": r"\bgl(?:pat|dt|rt|cbt|ptt|ft)-[A-Za-z0-9_-]{20,}",
     "aws-access-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
@@ -105,7 +107,9 @@ PATTERNS: dict[str, str] = {
     "heroku-key": r"\bHRKU-[0-9A-Za-z_-]{20,}",
     "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
     "flyio-token": r"\bfm[12]_[0-9A-Za-z+/=_-]{40,}",
-    "jwt": r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    # (The header is short, and group 1 takes the payload whole: each "eyJ" of a long run
+    # of such characters would otherwise read the rest of the run, for want of a dot.)
+    "jwt": r"\beyJ[A-Za-z0-9_-]{8,512}\.eyJ(?=([A-Za-z0-9_-]{8,}))\1\.[A-Za-z0-9_-]{8,}",
     "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
     # Credentials are base64: a word such as "Authentication" is not.
     "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
@@ -115,7 +119,7 @@ PATTERNS: dict[str, str] = {
     "signed-url": r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
     # The cookies sent or set in an HTTP header, a session among them.
     "cookie": r"(?i)\b(?:set-)?cookie:[ \t]*(?P<secret>[\w.-]+=[^\s;'\"]{8,}(?:;[ \t]*[\w.-]+=[^\s;'\"]*)*)",
-    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
+    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
     # what code gives a password (see _NOT_A_PASSWORD); and "password": "..." in JSON or
