@@ -8,7 +8,8 @@ a command's output of megabytes, a single line of megabytes, an image, one promp
 followed by thousands of tool calls, an answer holding thousands of code fences, a
 file written whole, an edit of every line, a table, hundreds of subagents, a
 conversation rewound again and again, a line of the words that begin secrets (every
-pattern of redaction tried all along it), and, to compare, many short turns. Each is
+pattern of redaction tried all along it), a prompt of tags that nothing closes
+(pasted HTML), and, to compare, many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
 size; "growth" is the time at the largest size over the time at the smallest,
 divided by the ratio of their sizes: about 1 when the time grows linearly, more when
@@ -112,6 +113,12 @@ def one_line(s: _Session, size: int, r: random.Random) -> None:
         {"file_path": "/work/project/dist/app.min.js"},
         "var a=[1,2,3];function f(x){return x*2}" * (size // 40),
     )
+
+
+def tags(s: _Session, size: int, r: random.Random) -> None:
+    # Pasted HTML: thousands of tags that nothing closes, then one Claude Code writes.
+    s.prompt("<p><b>" * (size // 6) + "<system-reminder>Be brief.</system-reminder>")
+    s.answer([{"type": "text", "text": "I read it."}])
 
 
 def secret_starts(s: _Session, size: int, r: random.Random) -> None:
@@ -251,7 +258,7 @@ SHAPES: dict[str, Callable[..., None]] = {
     "one line of megabytes": one_line, "one image": image, "one prompt, thousands of tool calls": one_turn,
     "thousands of code fences": fences, "one file written": write, "an edit of every line": edit,
     "one table": table_, "hundreds of subagents": subagents, "rewound again and again": rewound,
-    "the starts of secrets": secret_starts,
+    "the starts of secrets": secret_starts, "a prompt of tags that nothing closes": tags,
 }  # fmt: skip
 
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from mkdocs_claude_transcripts.build.user import _tags, split_tags
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.markdown import prose
@@ -300,3 +304,25 @@ def test_agents_of_one_id_are_told_apart_each_by_the_next_free_number() -> None:
     assert settled[:8] == ["a", "a-2", "a-3", "a-4", "b-c", "b-c-2", "agent", "a-3-2"]
     assert settled[8:] == ["x"] + [f"x-{n}" for n in range(2, 3001)]
     assert [item.raw_id for item in spawned[:3]] == ["a", "a-2", "a"]
+
+
+_TAG = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>(?P<body>.*?)</(?P=name)\s*>", re.DOTALL)
+_PIECES = ["<a>", "</a>", '<b x="1">', "</b >", "<system-reminder>", "</system-reminder>", "<a", ">", "x", "\n", "</a\n>", "<ab>", "</ab>", "<", "</"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=16))
+def test_the_tags_of_a_user_text_are_read_as_a_pattern_of_them_would(pieces: list[str]) -> None:
+    # What Claude Code writes in the user's name is marked with tags; each closing tag
+    # is looked for once, not from every opening tag to the end of the text (a prompt
+    # of pasted HTML, thousands of tags that nothing closes, took seconds per 80 KB).
+    text = "".join(pieces)
+    expected = [(m.start(), m.end(), m["name"], m["attrs"] or "", m["body"]) for m in _TAG.finditer(text)]
+    assert [tuple(tag) for tag in _tags(text)] == expected
+
+
+def test_a_prompt_of_tags_that_nothing_closes_keeps_the_tags_claude_code_wrote() -> None:
+    text = "<b>" * 5000 + "<system-reminder>Be brief.</system-reminder><div>pasted</div>" + "<i>" * 5000
+    tagged = split_tags(text)
+    assert tagged.tags == {"system-reminder": ["Be brief."]}
+    assert tagged.rest == "<b>" * 5000 + "<div>pasted</div>" + "<i>" * 5000

@@ -9,11 +9,15 @@ lists them, and ``KNOWN_TAGS`` here is the list this module reads.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .. import model as m
 
-_TAG = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>(?P<body>.*?)</(?P=name)\s*>", re.DOTALL)
+_OPEN = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>")
+_CLOSE = re.compile(r"</(?P<name>[a-z][a-z0-9_-]*)\s*>")
 _ATTR = re.compile(r'([a-zA-Z_][\w-]*)\s*=\s*"([^"]*)"')
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 # Versions before the isCompactSummary flag mark the summary only by its opening words.
@@ -54,19 +58,47 @@ class Tagged:
         return any(name in self.tags for name in names)
 
 
+class _Tag(NamedTuple):
+    start: int
+    end: int
+    name: str
+    attrs: str
+    body: str
+
+
+def _tags(text: str) -> Iterator[_Tag]:
+    """Each ``<name ...>body</name>`` of ``text``, from its start, the body up to the
+    first closing tag of its name; a tag that none closes is text, and what a tag
+    holds is its body (a tag inside another is not one of its own). Each closing tag
+    is found once: a text of thousands of tags that nothing closes (pasted HTML)
+    is not searched to its end from each."""
+    closing: dict[str, list[tuple[int, int]]] = {}
+    for close in _CLOSE.finditer(text):
+        closing.setdefault(close["name"], []).append((close.start(), close.end()))
+    at = 0
+    while (opening := _OPEN.search(text, at)) is not None:
+        ends = closing.get(opening["name"], [])
+        index = bisect_left(ends, (opening.end(), -1))
+        if index == len(ends):
+            at = opening.start() + 1
+            continue
+        start, end = ends[index]
+        yield _Tag(opening.start(), end, opening["name"], opening["attrs"] or "", text[opening.end() : start])
+        at = end
+
+
 def split_tags(text: str) -> Tagged:
     tagged = Tagged()
     pieces: list[str] = []
     last = 0
-    for match in _TAG.finditer(text):
-        name = match["name"]
-        if name not in KNOWN_TAGS:
+    for tag in _tags(text):
+        if tag.name not in KNOWN_TAGS:
             continue
-        pieces.append(text[last : match.start()])
-        last = match.end()
-        tagged.tags.setdefault(name, []).append(match["body"])
-        if name not in tagged.attrs:
-            tagged.attrs[name] = dict(_ATTR.findall(match["attrs"] or ""))
+        pieces.append(text[last : tag.start])
+        last = tag.end
+        tagged.tags.setdefault(tag.name, []).append(tag.body)
+        if tag.name not in tagged.attrs:
+            tagged.attrs[tag.name] = dict(_ATTR.findall(tag.attrs))
     pieces.append(text[last:])
     tagged.rest = "".join(pieces).strip()
     return tagged
@@ -164,6 +196,6 @@ def task_notification(body: str) -> m.TaskNotification:
 def split_tags_any(text: str) -> dict[str, str]:
     """The first body of every tag in ``text``, whatever its name (for structured bodies)."""
     found: dict[str, str] = {}
-    for match in _TAG.finditer(text):
-        found.setdefault(match["name"], match["body"].strip())
+    for tag in _tags(text):
+        found.setdefault(tag.name, tag.body.strip())
     return found
