@@ -60,7 +60,9 @@ _NOT_A_PASSWORD = (
 # kind -> pattern. Where a pattern has a group named "secret", only that part is
 # replaced (the password in a URL, the token after "Bearer").
 PATTERNS: dict[str, str] = {
-    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\n]*)",
+    # (A block runs to its END line, not past the next BEGIN: each BEGIN that nothing ends
+    # would otherwise read the rest of the text.)
+    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\n]*)",
     "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{20,}",
     # (A letter and a digit among its first 256 characters: looking further, each "sk-"
     # of a long run of such characters would read the whole run.)

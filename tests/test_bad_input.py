@@ -17,6 +17,7 @@ from mkdocs_claude_transcripts.build.user import _tags, split_tags
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.markdown import prose
+from mkdocs_claude_transcripts.render.text import split_reminders
 
 from .conftest import build, built_pages, make_site
 
@@ -326,3 +327,16 @@ def test_a_prompt_of_tags_that_nothing_closes_keeps_the_tags_claude_code_wrote()
     tagged = split_tags(text)
     assert tagged.tags == {"system-reminder": ["Be brief."]}
     assert tagged.rest == "<b>" * 5000 + "<div>pasted</div>" + "<i>" * 5000
+
+
+_REMINDER = re.compile(r"\n*<system-reminder>(.*?)</system-reminder>\s*", re.DOTALL)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["<system-reminder>", "</system-reminder>", "\n", " ", "x", "\t"]), max_size=12))
+def test_reminders_are_taken_out_of_an_output_as_a_pattern_of_them_would(pieces: list[str]) -> None:
+    # Found by what opens them: the pattern, starting with the line breaks before them,
+    # read a long run of line breaks to its end from each of them.
+    text = "".join(pieces)
+    expected = (_REMINDER.sub("\n", text).rstrip(), [r.strip() for r in _REMINDER.findall(text)]) if "<system-reminder>" in text else (text, [])
+    assert split_reminders(text) == expected

@@ -8,9 +8,9 @@ import re
 # CSI sequences (colours, cursor moves), OSC sequences (titles, links), and lone escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
-_REMINDER = re.compile(r"\n*<system-reminder>(.*?)</system-reminder>\s*", re.DOTALL)
 _WORD = re.compile(r"\S+")  # what str.split() keeps: \s is the same Unicode whitespace
-_AGENT_FOOTER = re.compile(r"\n*agentId: [\w-]+(?: \([^)]*\))?\s*(?:<usage>.*?</usage>)?\s*$", re.DOTALL)
+_AGENT_FOOTER = re.compile(r"agentId: [\w-]+(?: \([^)]*\))?\s*(?:<usage>.*?</usage>\s*)?", re.DOTALL)
+_OPEN, _CLOSE = "<system-reminder>", "</system-reminder>"
 
 
 def strip_ansi(text: str) -> str:
@@ -31,16 +31,31 @@ def numbered(text: str) -> tuple[str, int | None]:
 
 
 def split_reminders(text: str) -> tuple[str, list[str]]:
-    """Take the ``<system-reminder>`` blocks out of a tool's output."""
-    if "<system-reminder>" not in text:
+    """Take the ``<system-reminder>`` blocks out of a tool's output, each with the line
+    breaks before it and the blank after it, which become one line break. (Found with
+    ``str.find``: a pattern starting with those line breaks was tried at each of a long
+    run of them, and read the run to its end each time.)"""
+    if _OPEN not in text:
         return text, []
-    found = [r.strip() for r in _REMINDER.findall(text)]
-    return _REMINDER.sub("\n", text).rstrip(), found
+    found: list[str] = []
+    pieces: list[str] = []
+    done = 0
+    while (start := text.find(_OPEN, done)) != -1 and (end := text.find(_CLOSE, start)) != -1:
+        found.append(text[start + len(_OPEN) : end].strip())
+        pieces += [text[done:start].rstrip("\n"), "\n"]
+        done = end + len(_CLOSE)
+        done += len(text[done:]) - len(text[done:].lstrip())
+    pieces.append(text[done:])
+    return "".join(pieces).rstrip(), found
 
 
 def agent_answer(text: str) -> str:
-    """An agent's final answer without the footer naming its id and usage."""
-    return _AGENT_FOOTER.sub("", text)
+    """An agent's final answer without the footer naming its id and usage, which ends
+    it, and the line breaks before it."""
+    at = text.rfind("agentId: ")
+    if at == -1 or not _AGENT_FOOTER.fullmatch(text, at):
+        return text
+    return text[:at].rstrip("\n")
 
 
 def first_words(text: str, width: int) -> str:
