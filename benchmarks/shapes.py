@@ -10,7 +10,8 @@ file written whole, an edit of every line, a table, hundreds of subagents, a
 conversation rewound again and again, a line of the words that begin secrets (every
 pattern of redaction tried all along it), a prompt of tags that nothing closes
 (pasted HTML), runs of blank lines before a reminder or an agent's footer and private
-keys that nothing ends, and, to compare, many short turns. Each is
+keys that nothing ends, a paragraph of links that nothing closes, and, to compare,
+many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
 size; "growth" is the time at the largest size over the time at the smallest,
 divided by the ratio of their sizes: about 1 when the time grows linearly, more when
@@ -130,6 +131,13 @@ def unended(s: _Session, size: int, r: random.Random) -> None:
     s.tool(1, "Read", {"file_path": "/work/project/blank.txt"}, "\n" * third + "<system-reminder>Be brief.</system-reminder>")
     s.tool(2, "Task", {"description": "Look", "prompt": "Look.", "subagent_type": "Explore"}, "Done." + "\n" * third + "agentId: a1b2c3d")
     s.tool(3, "Bash", {"command": "cat keys.txt"}, "-----BEGIN RSA PRIVATE KEY-----\nabc\n" * (third // 36))
+
+
+def links(s: _Session, size: int, r: random.Random) -> None:
+    # Lines of 40,000 characters of links whose targets nothing closes.
+    lines = ["](" * 20_000, "[a](https://example.com/x" * 1_600]
+    s.prompt("\n\n".join(lines[n % 2] for n in range(size // 40_000 + 1)))
+    s.answer([{"type": "text", "text": "I read it."}])
 
 
 def secret_starts(s: _Session, size: int, r: random.Random) -> None:
@@ -270,7 +278,7 @@ SHAPES: dict[str, Callable[..., None]] = {
     "thousands of code fences": fences, "one file written": write, "an edit of every line": edit,
     "one table": table_, "hundreds of subagents": subagents, "rewound again and again": rewound,
     "the starts of secrets": secret_starts, "a prompt of tags that nothing closes": tags,
-    "blank lines and blocks that nothing ends": unended,
+    "blank lines and blocks that nothing ends": unended, "links that nothing closes": links,
 }  # fmt: skip
 
 

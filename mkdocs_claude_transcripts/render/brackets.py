@@ -11,11 +11,14 @@ page (tests/test_markdown_properties.py renders both and compares).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 # What pairs brackets as Python-Markdown does: escapes, code spans (their backticks), brackets.
 _BRACKETS = re.compile(r"\\.|`+|[\[\]]")
 _TICKS = re.compile(r"`+")
 _NEIGHBOUR = re.compile(r"[^\W_]|[\s\ufffd\[\]]")  # what may stand beside a bracket escaped
+_SPACE = re.compile(r"\s")
+_ADDRESS_MARK = re.compile(r"://|www\.|@")
 _ESCAPABLE = frozenset("\\`*_{}[]()>#+-.!")  # what Python-Markdown escapes with a backslash
 # A line that may be indented code (in quotes too), where an escape would show.
 _INDENTED = re.compile(r"^(?:[ ]{0,3}>[ ]?)*(?:[ ]{4}|[ ]{0,3}\t)")
@@ -41,8 +44,9 @@ def escape_unclosed(out: list[str], fenced: list[range]) -> None:
     pairs, unclosed, paragraph_of, math = _brackets(out, {index for lines in fenced for index in lines})
     escaped: list[Place] = []
     seen: dict[int, list[Place]] = {}  # by paragraph, the unclosed brackets an extension could see
+    addresses: dict[int, _Addresses] = {}
     for place in unclosed:
-        if paragraph_of[place[0]] not in math and _inert(out, place):
+        if paragraph_of[place[0]] not in math and _inert(out, place, addresses):
             escaped.append(place)
         else:
             seen.setdefault(paragraph_of[place[0]], []).append(place)
@@ -70,11 +74,12 @@ def escape_unclosed(out: list[str], fenced: list[range]) -> None:
         out[index] = line
 
 
-def _inert(out: list[str], place: Place) -> bool:
+def _inert(out: list[str], place: Place, addresses: dict[int, _Addresses]) -> bool:
     """Whether an escape of the bracket at ``place`` changes nothing but the search for
     its end: it is between spaces, letters, digits, brackets or escaped characters (not
     next to the marks of emphasis, which tell a letter from a bracket), not in a web
-    address or an email address (which may hold brackets)."""
+    address or an email address (which may hold brackets). ``addresses``: what is
+    known of the lines' addresses, by line."""
     line = out[place[0]]
     column = place[1]
     before = line[column - 1] if column else " "
@@ -86,10 +91,35 @@ def _inert(out: list[str], place: Place) -> bool:
         after = " "
     if not (_NEIGHBOUR.match(before) and _NEIGHBOUR.match(after)):
         return False
-    if before.isspace() or not ("://" in line or "www." in line or "@" in line):
+    if before.isspace():
         return True
-    word = line[: column].rsplit(None, 1)[-1]
-    return not ("://" in word or "www." in word or "@" in word)
+    found = addresses.get(place[0])
+    if found is None:
+        found = addresses[place[0]] = _Addresses(line)
+    return not found.in_word_before(column)
+
+
+class _Addresses:
+    """Where a line's words begin, and where the marks of web and email addresses
+    (``://``, ``www.``, ``@``) are in it: found once for all its brackets (a line of
+    thousands of colour codes was read whole for each)."""
+
+    def __init__(self, line: str) -> None:
+        self.spaces = [match.start() for match in _SPACE.finditer(line)]
+        marks = list(_ADDRESS_MARK.finditer(line))
+        self.starts = [mark.start() for mark in marks]
+        self.ends = [mark.end() for mark in marks]
+
+    def in_word_before(self, column: int) -> bool:
+        """Whether the word that runs up to ``column`` holds such a mark before it."""
+        index = bisect_left(self.spaces, column)
+        word = self.spaces[index - 1] + 1 if index else 0
+        index = bisect_left(self.starts, word)
+        while index < len(self.starts) and self.starts[index] < column:
+            if self.ends[index] <= column:
+                return True
+            index += 1
+        return False
 
 
 def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int], set[int]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
@@ -45,6 +46,11 @@ _NEWLINES = re.compile(r"\r\n?")
 # Code's own limits stay under it (a command's output is cut at 30,000 characters).
 # Highlighted code makes up to twenty times its size in HTML: its lines are cut sooner.
 LONG_LINE = 50_000
+# A paragraph whose length times its marks (what Python-Markdown reads as escapes,
+# entities, code spans, emphasis, links, tags) passes this is cut (``_Paragraph``).
+_PARAGRAPH_WEIGHT = 1 << 22
+_MARKS = "\\&`*_[<"
+_BLOCK_STARTS = " \t>|"
 LONG_CODE_LINE = 10_000
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
@@ -78,8 +84,10 @@ _HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?P<rest>.*)$")
 _DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
-_LINK_TARGET = re.compile(r"\](?=\(\s*(<?)([^\s)>]*))")  # a lookahead: targets may hold the next "]("
-_WEB_LINK = re.compile(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$")
+_LINK_TARGET = re.compile(r"\](?=\(\s*(<?))")  # a lookahead: targets may hold the next "]("
+_TARGET_END = re.compile(r"[\s)>]")
+_WEB_START = re.compile(r"(?i)https?://|mailto:")
+_NOT_IN_WEB_LINK = re.compile(r"[<\"']")
 _PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 # A brace not already escaped: preceded by an even run of backslashes (or none).
 _BRACE = re.compile(r"(?<!\\)((?:\\\\)*)([{}])")
@@ -192,6 +200,7 @@ def prose(text: str) -> list[str]:
     lines = clean(text).split("\n")
     lists = _ListIndent()
     fenced: list[range] = []  # lines of out that are fences of our own
+    paragraph = _Paragraph()
     i = 0
     previous = ""
     while i < len(lines):
@@ -210,10 +219,14 @@ def prose(text: str) -> list[str]:
             # Blank: Python-Markdown sees only spaces and tabs as blank, this code any
             # whitespace (a line of U+2028 before "- " would make a heading of it).
             line = ""
-        if previous.strip() and _starts_block(line, previous):
+        if not previous.strip():
+            paragraph.reset()
+        elif _starts_block(line, previous) or paragraph.full(line, previous, lists):
             out.append("")
+            paragraph.reset()
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
+        paragraph.add(converted)
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
@@ -225,6 +238,34 @@ def prose(text: str) -> list[str]:
     for at in sorted(lists.breaks, reverse=True):
         out.insert(at, "")
     return out
+
+
+class _Paragraph:
+    """The weight of the paragraph being written: a long paragraph of lines full of
+    marks is cut in two where a line begins. Python-Markdown copies the rest of a
+    paragraph at each mark it reads (an escape, an entity, a code span), so a paragraph
+    costs its length times its marks: a pasted log of 484 KB holding a few ``<`` and
+    ``&`` a line, one paragraph, took 2.9 s to render, where cut every 60 lines or so
+    it takes 0.5 s. A paragraph of prose, with few marks, is not cut."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.length = self.marks = 0
+
+    def add(self, line: str) -> None:
+        self.length += len(line)
+        self.marks += sum(map(line.count, _MARKS))
+
+    def full(self, line: str, previous: str, lists: _ListIndent) -> bool:
+        """Whether to end the paragraph before ``line``: past its weight, both lines
+        plain text (not in a list, a quote or a table, nor indented)."""
+        if self.length * self.marks <= _PARAGRAPH_WEIGHT or lists.items:
+            return False
+        if not (line.strip() and line[:1] not in _BLOCK_STARTS and previous[:1] not in _BLOCK_STARTS):
+            return False
+        return not (_LIST_ITEM.match(line) or _TABLE_ROW.match(line) or _TABLE_ROW.match(previous))
 
 
 def _capped(line: str) -> str:
@@ -635,28 +676,60 @@ def _directive(match: re.Match[str]) -> str:
 
 def _neutralise_links(text: str) -> str:
     """Keep links to the web; show every other link (relative, ``javascript:``,
-    images) as the text it is, so it can neither run nor break a strict build."""
+    images) as the text it is, so it can neither run nor break a strict build. A link
+    to the web is one whose target, up to a space, ``)`` or ``>``, starts with
+    ``https://``, ``http://`` or ``mailto:`` and holds no ``<``, quote or apostrophe,
+    and whose parenthesis is closed in ``text`` (else Python-Markdown would look for
+    its end through the rest of the paragraph, at every such link). Where targets end,
+    where those characters are and the parentheses are each found once (``_Places``):
+    a text of thousands of ``](`` read the rest of the text from each."""
     chars = list(text)
+    places: _Places | None = None
     for match in _LINK_TARGET.finditer(text):
-        target = match.group(2)
-        if _WEB_LINK.match(target) and not match.group(1) and _closes(text, match.end() + 1):
-            continue
+        start = match.end(1)
+        if not match.group(1) and _WEB_START.match(text, start):
+            places = places or _Places(text)
+            if places.web_target(start) and places.closes(match.end() + 1):
+                continue
         _escape_at(chars, text, match.start())
     for match in _IMAGE_START.finditer(text):
         _escape_at(chars, text, match.start())
     return "".join(chars)
 
 
-def _closes(text: str, at: int) -> bool:
-    """Whether the parenthesis opened before ``at`` is closed in ``text``: a link's
-    target is on the line of its text (else Python-Markdown would look for its end
-    through the rest of the paragraph, at every such link)."""
-    depth = 1
-    for match in _PARENS.finditer(text, at):
-        depth += 1 if match.group() == "(" else -1
-        if depth == 0:
-            return True
-    return False
+class _Places:
+    """Where a text's link targets may end, where it holds what no web link does, and
+    how deep in parentheses each of its parentheses leaves it."""
+
+    def __init__(self, text: str) -> None:
+        self.ends = [match.start() for match in _TARGET_END.finditer(text)]
+        self.unsafe = [match.start() for match in _NOT_IN_WEB_LINK.finditer(text)]
+        self.parens: list[int] = []
+        self.depth: list[int] = []
+        depth = 0
+        for match in _PARENS.finditer(text):
+            depth += 1 if match.group() == "(" else -1
+            self.parens.append(match.start())
+            self.depth.append(depth)
+        self.lowest = self.depth[:]  # the lowest depth from each parenthesis on
+        for index in range(len(self.lowest) - 2, -1, -1):
+            self.lowest[index] = min(self.lowest[index], self.lowest[index + 1])
+        self.length = len(text)
+
+    def web_target(self, start: int) -> bool:
+        """Whether the target starting at ``start`` holds no ``<``, quote or apostrophe."""
+        index = bisect_left(self.ends, start)
+        end = self.ends[index] if index < len(self.ends) else self.length
+        index = bisect_left(self.unsafe, start)
+        return index == len(self.unsafe) or self.unsafe[index] >= end
+
+    def closes(self, at: int) -> bool:
+        """Whether the parenthesis opened before ``at`` is closed after it."""
+        index = bisect_left(self.parens, at)
+        if index == len(self.parens):
+            return False
+        before = self.depth[index - 1] if index else 0
+        return self.lowest[index] < before
 
 
 def _escape_at(chars: list[str], text: str, index: int) -> None:
