@@ -344,15 +344,15 @@ class Redactor:
 
 _REMEMBER_FROM = 512  # characters
 
-# Kinds whose every match lies within a line and holds one of their trigger words:
-# only the lines holding one are searched. Their words are common ("key", "token"),
-# and their patterns costly, in a long output where such a word stands on a line or two.
+# Kinds whose every match lies within a line and holds one of their trigger words and
+# a "=" or ":" after it: only the lines holding both are searched. Their words are
+# common ("key", "token"), and their patterns costly.
 BY_LINE = frozenset({"assigned-secret", "assigned-key"})
 
 
 def _by_line(pattern: re.Pattern[str], value: str, words: list[str], replace: Callable[[re.Match[str]], str]) -> str:
     """``pattern.sub(replace, value)``, searching only the lines that hold one of
-    ``words`` (in any case)."""
+    ``words`` (in any case) and a "=" or ":" after it."""
     lowered = value.lower()
     if len(lowered) != len(value):  # a few letters are longer in lower case: places would shift
         return pattern.sub(replace, value)
@@ -362,7 +362,8 @@ def _by_line(pattern: re.Pattern[str], value: str, words: list[str], replace: Ca
         while at != -1:
             end = lowered.find("\n", at)
             end = len(value) if end == -1 else end
-            lines.add((lowered.rfind("\n", 0, at) + 1, end))
+            if lowered.find("=", at, end) != -1 or lowered.find(":", at, end) != -1:
+                lines.add((lowered.rfind("\n", 0, at) + 1, end))
             at = lowered.find(word, end)
     pieces, done = [], 0
     for start, end in sorted(lines):

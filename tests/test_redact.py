@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mkdocs_claude_transcripts.redact import PATTERNS, TRIGGERS, Redactor, _one_of
+from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _one_of
 
 SECRETS = {
     "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
@@ -198,3 +198,14 @@ def test_every_trigger_word_a_text_holds_is_found_even_inside_another(pieces: li
     # its end ("key-" in "api_key-"), prefixes of others ("pass" in "password").
     text = "".join(pieces)
     assert Redactor()._hits(text) == {word for word in _WORDS if word in text}
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["API_KEY", "token", "Key", "pass", "=", ":", " ", "\n", "a1b2c3d4e5f6a7b8c9d0", '"', "x", "İ"]), max_size=12))
+def test_the_kinds_searched_line_by_line_find_what_a_search_of_the_whole_text_would(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    redactor = Redactor()
+    for kind, pattern, triggers in redactor._rules:
+        if kind in BY_LINE:
+            words = [word for word in triggers or () if word in text.lower()]
+            assert _by_line(pattern, text, words, lambda match: "#") == pattern.sub("#", text), kind
