@@ -46,12 +46,12 @@ _NEWLINES = re.compile(r"\r\n?")
 # Code's own limits stay under it (a command's output is cut at 30,000 characters).
 # Highlighted code makes up to twenty times its size in HTML: its lines are cut sooner.
 LONG_LINE = 50_000
+LONG_CODE_LINE = 10_000
 # A paragraph whose length times its marks (what Python-Markdown reads as escapes,
 # entities, code spans, emphasis, links, tags) passes this is cut (``_Paragraph``).
 _PARAGRAPH_WEIGHT = 1 << 22
 _MARKS = "\\&`*_[<"
 _BLOCK_STARTS = " \t>|"
-LONG_CODE_LINE = 10_000
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
 # escape with a backslash get one; the others become character references.
@@ -246,7 +246,8 @@ class _Paragraph:
     paragraph at each mark it reads (an escape, an entity, a code span), so a paragraph
     costs its length times its marks: a pasted log of 484 KB holding a few ``<`` and
     ``&`` a line, one paragraph, took 2.9 s to render, where cut every 60 lines or so
-    it takes 0.5 s. A paragraph of prose, with few marks, is not cut."""
+    it takes 0.5 s. A paragraph of prose, with few marks, is seldom long enough to be
+    cut."""
 
     def __init__(self) -> None:
         self.reset()

@@ -11,6 +11,7 @@ _NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
 _WORD = re.compile(r"\S+")  # what str.split() keeps: \s is the same Unicode whitespace
 _AGENT_FOOTER = re.compile(r"agentId: [\w-]+(?: \([^)]*\))?\s*(?:<usage>.*?</usage>\s*)?", re.DOTALL)
 _OPEN, _CLOSE = "<system-reminder>", "</system-reminder>"
+_SPACES = re.compile(r"\s*")
 
 
 def strip_ansi(text: str) -> str:
@@ -43,8 +44,7 @@ def split_reminders(text: str) -> tuple[str, list[str]]:
     while (start := text.find(_OPEN, done)) != -1 and (end := text.find(_CLOSE, start)) != -1:
         found.append(text[start + len(_OPEN) : end].strip())
         pieces += [text[done:start].rstrip("\n"), "\n"]
-        done = end + len(_CLOSE)
-        done += len(text[done:]) - len(text[done:].lstrip())
+        done = _SPACES.match(text, end + len(_CLOSE)).end()  # type: ignore[union-attr]
     pieces.append(text[done:])
     return "".join(pieces).rstrip(), found
 
