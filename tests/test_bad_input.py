@@ -219,9 +219,11 @@ def test_brackets_that_open_nothing_are_escaped() -> None:
 
 
 def test_emphasis_nested_a_thousand_deep_is_shown_as_text(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """Python-Markdown follows nested emphasis one level deeper in Python's stack: the
-    message where it runs out of it is shown as text, with a warning naming the page;
-    the rest of the page as usual."""
+    """Python-Markdown follows nested emphasis one level deeper in Python's stack, and
+    runs out of it a thousand deep. Such a line holds thousands of marks, more than a
+    paragraph may (render/markdown.py): it is shown as text, as it is; the rest of the
+    page as usual. (Were it not, the build would show as text the message where it
+    runs out, with a warning: rendering.py.)"""
     deep = "*a " * 1500 + "the middle" + " b*" * 1500
     session = "deadbeef-2222-4222-8333-444444444444"
     entries = [
@@ -235,10 +237,31 @@ def test_emphasis_nested_a_thousand_deep_is_shown_as_text(tmp_path: Path, caplog
     (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         site = build(root, strict=False)
-    assert any(f"{session}/index.md: Markdown nested deeper" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if session in r.getMessage()]
     html = (site / session / "index.html").read_text(encoding="utf-8")
     assert "<strong>bold</strong>" in html and "<em>emphatic</em>" in html
     assert html.count("the middle") >= 1 and "<em>a" not in html  # the deep one, as text
+    assert "*a *a *a" in html
+
+
+def test_marks_of_another_extension_nested_a_thousand_deep_are_shown_as_text(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Marks this plugin leaves to the site's extensions (``~~`` for pymdownx.tilde)
+    nested a thousand deep: the message where Python-Markdown runs out of stack is
+    shown as text, with a warning naming the page; the rest of the page as usual."""
+    session = "deadbeef-2222-4222-8333-555555555555"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "A ~~struck~~ start."}},
+        {"type": "user", "message": {"role": "user", "content": "~~a " * 1500 + "the middle" + " b~~" * 1500}},
+    ]
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    root = make_site(tmp_path, config="markdown_extensions:\n  - pymdownx.tilde\n")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        site = build(root, strict=False)
+    assert any(f"{session}/index.md: Markdown nested deeper" in r.getMessage() for r in caplog.records)
+    html = (site / session / "index.html").read_text(encoding="utf-8")
+    assert "<del>struck</del>" in html and html.count("the middle") >= 1
 
 
 @pytest.mark.parametrize("depth", [150, 5000])
@@ -406,3 +429,15 @@ def test_the_address_a_bracket_is_in_is_found_as_its_word_would_tell(line: str, 
     column = data.draw(st.integers(0, len(line)))
     word = line[:column].split()[-1] if line[:column].split() and not line[:column][-1:].isspace() else ""
     assert brackets._Addresses(line).in_word_before(column) == ("://" in word or "www." in word or "@" in word)
+
+
+def test_a_line_holding_more_marks_than_a_paragraph_may_is_shown_as_text() -> None:
+    # Minified JSON, a run of marks: each mark would have Python-Markdown copy the rest
+    # of the line (80 KB of "&" took 2.7 s). Such a line is shown as it is, in a box.
+    data = json.dumps({"key": [{"a": i, "b": "<x> & {y}"} for i in range(600)]}, separators=(",", ":"))
+    out = prose(f"Here it is:\n{data}\nThat is all.")
+    assert out[0] == "Here it is:" and out[-1] == "That is all."
+    assert out[2].startswith("```ct-text") and data in out and out.count("") == 2
+    # A long line of prose, with a few marks, stays prose.
+    sentence = "A *long* line of prose, with a few marks & words. " * 40
+    assert prose(sentence) == [sentence.replace("&", "&amp;")]

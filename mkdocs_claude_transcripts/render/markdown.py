@@ -48,7 +48,8 @@ _NEWLINES = re.compile(r"\r\n?")
 LONG_LINE = 50_000
 LONG_CODE_LINE = 10_000
 # A paragraph whose length times its marks (what Python-Markdown reads as escapes,
-# entities, code spans, emphasis, links, tags) passes this is cut (``_Paragraph``).
+# entities, code spans, emphasis, links, tags) passes this is cut (``_Paragraph``); a
+# line that does alone is shown as text.
 _PARAGRAPH_WEIGHT = 1 << 22
 _MARKS = "\\&`*_[<"
 _BLOCK_STARTS = " \t>|"
@@ -226,6 +227,18 @@ def prose(text: str) -> list[str]:
             paragraph.reset()
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
+        if len(converted) * _marks(converted) > _PARAGRAPH_WEIGHT and not lists.items and line[:1] not in _BLOCK_STARTS:
+            # A line that alone weighs more than a paragraph may (data, such as minified
+            # JSON, or a run of marks) is shown as it is, as text, in a box of its own.
+            if out and out[-1]:
+                out.append("")
+            start = len(out)
+            out += [*fence(line), ""]
+            fenced.append(range(start, len(out)))
+            paragraph.reset()
+            previous = ""
+            i += 1
+            continue
         paragraph.add(converted)
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
@@ -257,7 +270,7 @@ class _Paragraph:
 
     def add(self, line: str) -> None:
         self.length += len(line)
-        self.marks += sum(map(line.count, _MARKS))
+        self.marks += _marks(line)
 
     def full(self, line: str, previous: str, lists: _ListIndent) -> bool:
         """Whether to end the paragraph before ``line``: past its weight, both lines
@@ -267,6 +280,11 @@ class _Paragraph:
         if not (line.strip() and line[:1] not in _BLOCK_STARTS and previous[:1] not in _BLOCK_STARTS):
             return False
         return not (_LIST_ITEM.match(line) or _TABLE_ROW.match(line) or _TABLE_ROW.match(previous))
+
+
+def _marks(line: str) -> int:
+    """How many marks Python-Markdown reads in a line of Markdown (see ``_Paragraph``)."""
+    return sum(map(line.count, _MARKS))
 
 
 def _capped(line: str) -> str:
