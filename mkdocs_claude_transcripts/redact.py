@@ -127,10 +127,10 @@ PATTERNS: dict[str, str] = {
     # what code gives a password (see _NOT_A_PASSWORD); and "password": "..." in JSON or
     # YAML.
     "password": (
-        r"(?i)(?:\b|_)(?:password|passwd|pwd)\s*=\s*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
+        r"(?i)(?:\b|_)(?:password|passwd|pwd)[ \t]*=[ \t]*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
         rf"(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}})"
     ),
-    "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?\s*:\s*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
+    "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?[ \t]*:[ \t]*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
     # The value given to a name that says it holds a secret, in environment files,
     # configuration and code (GITHUB_TOKEN=..., client_secret: ..., "apiKey": "..."):
     # letters and digits, not a reference (${{ secrets.X }}, process.env.TOKEN) or a call.
@@ -346,8 +346,8 @@ _REMEMBER_FROM = 512  # characters
 
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are
-# common ("key", "token"), and their patterns costly.
-BY_LINE = frozenset({"assigned-secret", "assigned-key"})
+# common ("key", "token", "://", "password"), and their patterns costly.
+BY_LINE = frozenset({"assigned-secret", "assigned-key", "url-password", "password", "password-field"})
 
 
 def _by_line(pattern: re.Pattern[str], value: str, words: list[str], replace: Callable[[re.Match[str]], str]) -> str:

@@ -201,7 +201,7 @@ def test_every_trigger_word_a_text_holds_is_found_even_inside_another(pieces: li
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.lists(st.sampled_from(["API_KEY", "token", "Key", "pass", "=", ":", " ", "\n", "a1b2c3d4e5f6a7b8c9d0", '"', "x", "İ"]), max_size=12))
+@given(st.lists(st.sampled_from(["API_KEY", "token", "Key", "pass", "=", ":", " ", "\n", "a1b2c3d4e5f6a7b8c9d0", '"', "x", "İ", "://", "@", "db", "password", "'"]), max_size=12))
 def test_the_kinds_searched_line_by_line_find_what_a_search_of_the_whole_text_would(pieces: list[str]) -> None:
     text = "".join(pieces)
     redactor = Redactor()
