@@ -141,13 +141,16 @@ def links(s: _Session, size: int, r: random.Random) -> None:
 
 
 def secret_starts(s: _Session, size: int, r: random.Random) -> None:
-    # One line of the words that begin secrets (sk-, eyJ, ://, password=...), none of
+    # A line of the words that begin secrets (sk-, eyJ, ://, password=...), none of
     # them finished, each followed by a run of letters, dots and dashes as long as the
-    # session is large: every pattern of redact.py is tried all along it.
+    # session is large; then a line of them given values, over and over, ended by a
+    # parenthesis: every pattern of redact.py is tried all along both.
     words = sorted({word for words in TRIGGERS.values() for word in words})
-    run = "a-b." * (size // len(words) // 4)
+    run = "a-b." * (size // len(words) // 8)
+    given = "".join(f"{word}=a1" for word in words)
     s.prompt("Print the fixture.")
-    s.tool(1, "Bash", {"command": "cat fixture.txt"}, "".join(f"{word}{run}{word}=a:a@" for word in words))
+    text = "".join(f"{word}{run}{word}=a:a@" for word in words) + "\n" + given * (size // 2 // len(given)) + "("
+    s.tool(1, "Bash", {"command": "cat fixture.txt"}, text)
 
 
 def image(s: _Session, size: int, r: random.Random) -> None:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 # or a list goes on; quoted, at the quote.
 _BARE = r"[^\s'\"<>,;&()\[\]{}$`\\|?]"
 _QUOTED = r"[^\s'\"\\]"
+_NAME = r"(?:[a-z_][a-z0-9_]{0,63}|[A-Z_][A-Z0-9_]{0,63})"
+_DOTTED = rf"{_NAME}(?:\.{_NAME})+"
 
 
 def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
@@ -31,17 +33,18 @@ def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
     `=>` on the same line: ``least`` characters or more of ``quoted`` between quotes,
     or of ``bare`` without, among them a letter and a digit. It is not a reference
     (`$X`, `${X:-x}`, `%X%`, `<X>`, `{{ x }}`), nor, unquoted, a dotted name such as
-    `process.env.X2` or a call."""
+    `process.env.X2` (of names in lower or in upper case: a token's parts mix them) or
+    a call. Each test reads a bounded stretch, and the value is then taken whole: on a
+    long run of such characters, a test that read to its end from each name would take
+    time growing with its square."""
 
     def holds_letter_and_digit(chars: str) -> str:
         return rf"(?={chars}{{0,256}}?[0-9])(?={chars}{{0,256}}?[A-Za-z])"
 
     in_quotes = rf"(?<=[\"']){holds_letter_and_digit(quoted)}{quoted}{{{least},}}(?=[\"'])"
-    # Group 2 takes the whole run of characters, which is then not cut short to escape
-    # the test that no call, index or optional chaining (`?.`) follows it.
     alone = (
-        rf"(?<![\"'])(?![A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?!{bare}))"
-        rf"{holds_letter_and_digit(bare)}(?=({bare}{{{least},}}))\2(?![(\[]|\?\.)"
+        rf"(?<![\"'])(?!{_DOTTED}(?!{bare}))(?![A-Za-z_][\w.]{{0,100}}(?:[(\[]|\?\.))"
+        rf"{holds_letter_and_digit(bare)}{bare}{{{least},}}"
     )
     return rf"{first}{name}(?![A-Za-z0-9_])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"']?(?P<secret>(?![=$%{{<\[(])(?:{in_quotes}|{alone}))"
 
@@ -51,8 +54,8 @@ def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
 # object (self.password, options.proxy.password, parsed.auth_decoded).
 _PASSWORD = r"[^\s;&'\"<>,()\[\]{}$`]"
 _NOT_A_PASSWORD = (
-    r"(?:none|null|nil|true|false|undefined|(?:\w+_)?(?:password|passwd|pwd|pass)"
-    r"|(?:self|this|cls)\.[\w.]+|[\w.]*\.\w*(?:pass|pwd|auth)\w*)"
+    r"(?:none|null|nil|true|false|undefined|(?-i:(?:[a-z][a-z0-9]*_)*(?:password|passwd|pwd)"
+    r"|(?:self|this|cls)(?:\.[A-Za-z_]\w*)+|(?:[a-z_][a-z0-9_]*\.)+[a-z_]*(?:pass|pwd|auth)[a-z0-9_]*))"
     rf"(?!{_PASSWORD})"
 )
 
@@ -85,7 +88,7 @@ PATTERNS: dict[str, str] = {
     "pypi-token": r"\bpypi-AgE[0-9A-Za-z_-]{50,}",
     "docker-token": r"\bdckr_(?:pat|oat)_[0-9A-Za-z_-]{20,}",
     "shopify-token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b",
-    "telegram-bot-token": r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])",
+    "telegram-bot-token": r"(?<![0-9])[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])",  # (in its API's URLs too: /bot1234...)
     "discord-webhook": r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[0-9A-Za-z_-]+",
     # Groq, Perplexity, xAI, Replicate, LangSmith, Pinecone, Tavily
     "ai-provider-key": (
@@ -109,18 +112,24 @@ PATTERNS: dict[str, str] = {
     "heroku-key": r"\bHRKU-[0-9A-Za-z_-]{20,}",
     "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
     "flyio-token": r"\bfm[12]_[0-9A-Za-z+/=_-]{40,}",
-    # (The header is short, and group 1 takes the payload whole: each "eyJ" of a long run
-    # of such characters would otherwise read the rest of the run, for want of a dot.)
-    "jwt": r"\beyJ[A-Za-z0-9_-]{8,512}\.eyJ(?=([A-Za-z0-9_-]{8,}))\1\.[A-Za-z0-9_-]{8,}",
+    # (Where a run of such characters begins: each "eyJ" inside a long run would read
+    # the rest of it, for want of a dot.)
+    "jwt": r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     "bearer-token": r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)",
     # Credentials are base64: a word such as "Authentication" is not.
     "basic-auth": r"\b[Aa]uthorization:\s*[Bb]asic\s+(?P<secret>(?=[A-Za-z0-9+/]+?[A-Z0-9+/])[A-Za-z0-9+/]{8,}={0,2})",
-    # "Authorization: Token ...", "Authorization: SSWS ...", a bare key: Basic and Bearer have kinds of their own.
-    "authorization-header": r"(?i)\bauthorization:[ \t]*(?!basic\b|bearer\b)(?:[A-Za-z-]+[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
-    # The signature of a signed URL (S3, Google Cloud Storage, Azure SAS), which opens it to anyone.
-    "signed-url": r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
+    # "Authorization: Token ...", "Authorization: SSWS ...", a bare key, in a header or a
+    # dictionary of them; with a digit (not a word such as "Role-based-access-control").
+    # Basic and Bearer have kinds of their own; AWS's signature is a signed URL's.
+    "authorization-header": (
+        r"(?i)\bauthorization[\"']?[ \t]*:[ \t]*[\"']?(?!basic\b|bearer\b|aws4-hmac-sha256\b)(?:[A-Za-z-]+[ \t]+)?"
+        r"(?P<secret>(?=[A-Za-z0-9._~+/=-]{0,256}?[0-9])[A-Za-z0-9._~+/=-]{16,})"
+    ),
+    # The signature of a signed URL (S3, Google Cloud Storage, Azure SAS), which opens it
+    # to anyone, or of an AWS request's Authorization header.
+    "signed-url": r"(?i)(?<![\w-])(?:sig|signature|x-amz-signature|x-goog-signature)=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
     # The cookies sent or set in an HTTP header, a session among them.
-    "cookie": r"(?i)\b(?:set-)?cookie:[ \t]*(?P<secret>[\w.-]+=[^\s;'\"]{8,}(?:;[ \t]*[\w.-]+=[^\s;'\"]*)*)",
+    "cookie": r"(?i)\b(?:set-)?cookie:[ \t]*(?P<secret>(?=[^\n]{8})[\w.-]+=[^\s;'\"]*(?:;[ \t]*[\w.-]+=[^\s;'\"]*)*)",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
@@ -201,7 +210,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "jwt": ("eyJ",),
     "bearer-token": ("bearer",),
     "basic-auth": ("authorization",),
-    "authorization-header": ("authorization:",),
+    "authorization-header": ("authorization",),
     "signed-url": ("sig=", "signature="),
     "cookie": ("cookie:",),
     "url-password": ("://",),

@@ -21,6 +21,7 @@ from mkdocs_claude_transcripts.render.markdown import _neutralise_links, prose
 from mkdocs_claude_transcripts.render.text import split_reminders
 
 from .conftest import build, built_pages, make_site
+from .test_markdown_properties import render
 
 SESSION = "5e551011-0000-4000-8000-0000000000{:02d}"
 
@@ -411,14 +412,29 @@ def test_a_long_paragraph_full_of_marks_is_cut_where_a_line_begins() -> None:
     assert 10 < len(paragraphs) < 200
     assert [line for line in out if line] == prose(log[0]) * 2000
     assert all(len(p) * sum(map(p.count, "\\&`*_[<")) < 2 * (1 << 22) for p in paragraphs)
-    # A paragraph of prose (two hundred lines), a list, a table and a quote are not cut.
+    # A paragraph of prose (two hundred lines), a list and a table are not cut.
     for text in (
         "A sentence of words, and *one* mark.\n" * 200,
         "- item <x> & <y> & <z>\n" * 3000,
         "| a <b> | c & d |\n" * 3000,
-        "> quoted <x> & <y> & <z>\n" * 3000,
     ):
         assert "" not in prose(text.rstrip("\n")), text[:20]
+    # Lines indented less than code, and lines ending in a line break (two spaces), are
+    # cut as others are.
+    for line in ("  File \"app.py\", line 4, in <module> a&b", "a line of log text  "):
+        assert 5 < prose("\n".join([line] * 4000)).count("") < 400, line
+
+
+@pytest.mark.parametrize("first", ["> quoted <x> & <y> & <z>", "> > quoted <x> & <y> & <z>", "> a quote that goes on lazily"])
+def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
+    # Cut with a line of the quote's marks, and a line the quote took lazily gets them:
+    # every line stays in the one quote it was in.
+    lines = [first] + ["log <x> & <y> & <z>" if "lazily" in first else first] * 3000
+    out = prose("\n".join(lines))
+    assert "" not in out and sum(1 for line in out if line.strip() in (">", "> >")) > 10
+    page = render(out)
+    assert [child.name for child in page.children if child.name] == ["blockquote"]
+    assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
 
 
 @settings(max_examples=2000, deadline=None)

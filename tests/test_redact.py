@@ -137,6 +137,9 @@ def test_near_misses_are_left_alone(text: str) -> None:
         ('encryptionKey: "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="', 'encryptionKey: "[REDACTED:assigned-secret]"'),
         ("signingKey = Zm9vYmFyYmF6cXV4MTIzNDU2", "signingKey = [REDACTED:assigned-secret]"),
         ("mapboxKey: pk9a8b7c6d5e4f3a2b1c0d9e8f", "mapboxKey: [REDACTED:assigned-key]"),
+        # tokens whose parts look like names, in mixed case
+        ("DISCORD_TOKEN=MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs", "DISCORD_TOKEN=[REDACTED:assigned-secret]"),
+        ("BOT_TOKEN=Abc123def.Ghi456jkl.Mno789", "BOT_TOKEN=[REDACTED:assigned-secret]"),
         # a URL's query
         ("https://api.example.com/v1?token=abc123def456&page=2", "https://api.example.com/v1?token=[REDACTED:assigned-secret]&page=2"),
     ],
@@ -152,9 +155,27 @@ def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: 
         ("PASSWORD=my_password1", "PASSWORD=[REDACTED:password]"),
         ("password='password'", "password='[REDACTED:password]'"),  # quoted: a value, not a name
         ("pwd=p4ss.w0rd", "pwd=[REDACTED:password]"),
+        ("DB_PASSWORD=Spring.Pass2024", "DB_PASSWORD=[REDACTED:password]"),
+        ("MYSQL_PWD=Acme.Pwd123", "MYSQL_PWD=[REDACTED:password]"),
+        ("POSTGRES_PASSWORD=db_pass", "POSTGRES_PASSWORD=[REDACTED:password]"),
     ],
 )
 def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: str) -> None:
+    assert Redactor().text(line) == redacted
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
+        ("https://api.telegram.org/bot1234567890:AA" + "x1Y2z3" * 5 + "abc/getMe", "https://api.telegram.org/bot[REDACTED:telegram-bot-token]/getMe"),
+        ("Cookie: lang=en; sessionid=8f9a7b6c5d4e3f2a1b0c9d8e", "Cookie: [REDACTED:cookie]"),
+        ('headers = {"Authorization": "Token abcdef1234567890abcdef"}', 'headers = {"Authorization": "Token [REDACTED:authorization-header]"}'),
+        ("authorization: AWS4-HMAC-SHA256 SignedHeaders=host, Signature=5d672d79c15b13162d9279b0855cfba6",
+         "authorization: AWS4-HMAC-SHA256 SignedHeaders=host, Signature=[REDACTED:signed-url]"),
+        ("Authorization: Role-based-access-control", "Authorization: Role-based-access-control"),
+    ],
+)
+def test_secrets_in_other_places_of_requests(line: str, redacted: str) -> None:
     assert Redactor().text(line) == redacted
 
 
@@ -209,3 +230,9 @@ def test_the_kinds_searched_line_by_line_find_what_a_search_of_the_whole_text_wo
         if kind in BY_LINE:
             words = [word for word in triggers or () if word in text.lower()]
             assert _by_line(pattern, text, words, lambda match: "#") == pattern.sub("#", text), kind
+
+
+def test_a_jwt_with_a_long_header_is_redacted() -> None:
+    # A header carrying a certificate chain (x5c) runs to kilobytes.
+    jwt = "eyJ" + "hbGciOiJSUzI1NiIsIng1YyI6WyJNSUlD" * 40 + ".eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl"
+    assert Redactor().text(f"see {jwt} here") == "see [REDACTED:jwt] here"

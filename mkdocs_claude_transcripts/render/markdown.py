@@ -52,7 +52,8 @@ LONG_CODE_LINE = 10_000
 # line that does alone is shown as text.
 _PARAGRAPH_WEIGHT = 1 << 22
 _MARKS = "\\&`*_[<"
-_BLOCK_STARTS = " \t>|"
+_BLOCK_STARTS = "\t>|"
+_QUOTE = re.compile(r"^(?: {0,3}>[ ]?)+")  # the marks of a quote, nested or not
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
 # escape with a backslash get one; the others become character references.
@@ -222,12 +223,17 @@ def prose(text: str) -> list[str]:
             line = ""
         if not previous.strip():
             paragraph.reset()
-        elif _starts_block(line, previous) or paragraph.full(line, previous, lists):
+        elif _starts_block(line, previous):
             out.append("")
+            paragraph.reset()
+        elif (cut := paragraph.cut(line, previous, lists)) is not None:
+            out.append(cut)
+            if cut and not _QUOTE.match(line):
+                line = f"{cut} {line}"  # a line the quote took lazily, kept in it
             paragraph.reset()
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
-        if len(converted) * _marks(converted) > _PARAGRAPH_WEIGHT and not lists.items and line[:1] not in _BLOCK_STARTS:
+        if len(converted) * _marks(converted) > _PARAGRAPH_WEIGHT and not lists.items and _plain(line):
             # A line that alone weighs more than a paragraph may (data, such as minified
             # JSON, or a run of marks) is shown as it is, as text, in a box of its own.
             if out and out[-1]:
@@ -267,24 +273,43 @@ class _Paragraph:
 
     def reset(self) -> None:
         self.length = self.marks = 0
+        self.quote = ""  # the marks of the quote it is in, which its lines go on in
 
     def add(self, line: str) -> None:
+        if not self.length:
+            quote = _QUOTE.match(line)
+            self.quote = quote.group().rstrip() if quote else ""
         self.length += len(line)
         self.marks += _marks(line)
 
-    def full(self, line: str, previous: str, lists: _ListIndent) -> bool:
-        """Whether to end the paragraph before ``line``: past its weight, both lines
-        plain text (not in a list, a quote or a table, nor indented)."""
-        if self.length * self.marks <= _PARAGRAPH_WEIGHT or lists.items:
-            return False
-        if not (line.strip() and line[:1] not in _BLOCK_STARTS and previous[:1] not in _BLOCK_STARTS):
-            return False
-        return not (_LIST_ITEM.match(line) or _TABLE_ROW.match(line) or _TABLE_ROW.match(previous))
+    def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
+        """What to write before ``line`` to end the paragraph there, past its weight: a
+        blank line, or in a quote a line of its marks; None to go on (in a list, a table,
+        before a line indented as code, or between lines of quotes nested unlike)."""
+        if self.length * self.marks <= _PARAGRAPH_WEIGHT or lists.items or not line.strip():
+            return None
+        inner, before = line, previous
+        if self.quote:
+            own, last = _QUOTE.match(line), _QUOTE.match(previous)
+            if own is not None and own.group().rstrip() != self.quote:
+                return None
+            inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
+        if not (inner.strip() and _plain(inner) and _plain(before)):
+            return None
+        return None if _LIST_ITEM.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+
+
+def _plain(line: str) -> bool:
+    """Whether ``line`` starts as a line of a paragraph: not a quote or a table row, and
+    indented less than code (a cut before it would make code of an indented line)."""
+    text = line.lstrip(" ")
+    return len(line) - len(text) < 4 and text[:1] not in _BLOCK_STARTS
 
 
 def _marks(line: str) -> int:
-    """How many marks Python-Markdown reads in a line of Markdown (see ``_Paragraph``)."""
-    return sum(map(line.count, _MARKS))
+    """How many marks Python-Markdown reads in a line of Markdown (see ``_Paragraph``),
+    a line break (two spaces at its end) among them."""
+    return sum(map(line.count, _MARKS)) + line.endswith("  ")
 
 
 def _capped(line: str) -> str:
