@@ -281,8 +281,9 @@ class Redactor:
         return redacted
 
     def _secrets_out(self, value: str) -> str:
-        hits = self._hits(value.lower())
-        return self._redact(value, hits) if hits or self._always else value
+        lowered = value.lower()
+        hits = self._hits(lowered)
+        return self._redact(value, hits, lowered) if hits or self._always else value
 
     def _hits(self, lowered: str) -> set[str]:
         """The trigger words ``lowered`` holds. One pass finds, at each place not inside
@@ -307,14 +308,18 @@ class Redactor:
         self._in_found[found] = (inside, across)
         return inside, across
 
-    def _redact(self, value: str, hits: set[str]) -> str:
+    def _redact(self, value: str, hits: set[str], lowered: str) -> str:
+        """``value`` with each kind of secret replaced; ``lowered``: it in lower case,
+        made again only once a kind has replaced something."""
         for kind, pattern, triggers in self._rules:
             if triggers is None or any(word.lower() in hits for word in triggers):
                 replace = functools.partial(self._replace, kind)
                 if triggers is not None and kind in BY_LINE:  # (not a pattern of the user's of that name)
-                    value = _by_line(pattern, value, [word for word in triggers if word in hits], replace)
+                    redacted = _by_line(pattern, value, lowered, [word for word in triggers if word in hits], replace)
                 else:
-                    value = pattern.sub(replace, value)
+                    redacted = pattern.sub(replace, value)
+                if redacted != value:
+                    value, lowered = redacted, redacted.lower()
         return value
 
     def _replace(self, kind: str, match: re.Match[str]) -> str:
@@ -359,10 +364,11 @@ _REMEMBER_FROM = 512  # characters
 BY_LINE = frozenset({"assigned-secret", "assigned-key", "url-password", "password", "password-field"})
 
 
-def _by_line(pattern: re.Pattern[str], value: str, words: list[str], replace: Callable[[re.Match[str]], str]) -> str:
+def _by_line(
+    pattern: re.Pattern[str], value: str, lowered: str, words: list[str], replace: Callable[[re.Match[str]], str]
+) -> str:
     """``pattern.sub(replace, value)``, searching only the lines that hold one of
-    ``words`` (in any case) and a "=" or ":" after it."""
-    lowered = value.lower()
+    ``words`` (in ``lowered``, ``value`` in lower case) and a "=" or ":" after it."""
     if len(lowered) != len(value):  # a few letters are longer in lower case: places would shift
         return pattern.sub(replace, value)
     lines: set[tuple[int, int]] = set()

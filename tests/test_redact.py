@@ -229,7 +229,7 @@ def test_the_kinds_searched_line_by_line_find_what_a_search_of_the_whole_text_wo
     for kind, pattern, triggers in redactor._rules:
         if kind in BY_LINE:
             words = [word for word in triggers or () if word in text.lower()]
-            assert _by_line(pattern, text, words, lambda match: "#") == pattern.sub("#", text), kind
+            assert _by_line(pattern, text, text.lower(), words, lambda match: "#") == pattern.sub("#", text), kind
 
 
 def test_a_jwt_with_a_long_header_is_redacted() -> None:

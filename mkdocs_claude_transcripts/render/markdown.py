@@ -233,7 +233,8 @@ def prose(text: str) -> list[str]:
             paragraph.reset()
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         converted = _prose_line(line, previous)
-        if len(converted) * _marks(converted) > _PARAGRAPH_WEIGHT and not lists.items and _plain(line):
+        marks = _marks(converted)
+        if len(converted) * marks > _PARAGRAPH_WEIGHT and not lists.items and _plain(line):
             # A line that alone weighs more than a paragraph may (data, such as minified
             # JSON, or a run of marks) is shown as it is, as text, in a box of its own.
             if out and out[-1]:
@@ -245,7 +246,7 @@ def prose(text: str) -> list[str]:
             previous = ""
             i += 1
             continue
-        paragraph.add(converted)
+        paragraph.add(converted, marks)
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
@@ -275,12 +276,13 @@ class _Paragraph:
         self.length = self.marks = 0
         self.quote = ""  # the marks of the quote it is in, which its lines go on in
 
-    def add(self, line: str) -> None:
+    def add(self, line: str, marks: int) -> None:
+        """A line of the paragraph, holding ``marks``."""
         if not self.length:
             quote = _QUOTE.match(line)
             self.quote = quote.group().rstrip() if quote else ""
         self.length += len(line)
-        self.marks += _marks(line)
+        self.marks += marks
 
     def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
         """What to write before ``line`` to end the paragraph there, past its weight: a
