@@ -10,14 +10,16 @@ file written whole, an edit of every line, a table, hundreds of subagents, a
 conversation rewound again and again, a line of the words that begin secrets (every
 pattern of redaction tried all along it), a prompt of tags that nothing closes
 (pasted HTML), runs of blank lines before a reminder or an agent's footer and private
-keys that nothing ends, a paragraph of links that nothing closes, and, to compare,
-many short turns. Each is
+keys that nothing ends, a paragraph of links that nothing closes, a log under a list's
+item and lines of marks in a quote, and, to compare, many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
-size; "growth" is the time at the largest size over the time at the smallest,
-divided by the ratio of their sizes: about 1 when the time grows linearly, more when
-it grows faster. Then (unless ``--no-build``) a Material site holding every shape at
-the largest size is built, and the largest HTML page of each shape is measured; and a
-site of 1,000 short sessions in one folder (``--sessions``), whose nav is what grows.
+size, and its pages rendered by Python-Markdown with the extensions of the site
+below ("render"); "growth" is the time of both at the largest size over their time
+at the smallest, divided by the ratio of their sizes: about 1 when the time grows
+linearly, more when it grows faster. Then (unless ``--no-build``) a Material site
+holding every shape at the largest size is built, and the largest HTML page of each
+shape is measured; and a site of 1,000 short sessions in one folder
+(``--sessions``), whose nav is what grows.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import markdown
 from common import dump, make_site, mkdocs, table
 
 from mkdocs_claude_transcripts.pipeline import Redactor, RenderOptions, SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.redact import TRIGGERS
+from mkdocs_claude_transcripts.render.fences import FENCES
 
 Entry = dict
 _WORDS = ["the", "build", "ran", "the", "tests", "and", "two", "failed", "because", "a", "path", "was", "wrong", "so", "I", "fixed", "it"]
@@ -138,6 +142,14 @@ def links(s: _Session, size: int, r: random.Random) -> None:
     lines = ["](" * 20_000, "[a](https://example.com/x" * 1_600]
     s.prompt("\n\n".join(lines[n % 2] for n in range(size // 40_000 + 1)))
     s.answer([{"type": "text", "text": "I read it."}])
+
+
+def in_containers(s: _Session, size: int, r: random.Random) -> None:
+    # A log pasted under a list's item, going on it lazily, each line full of marks and
+    # holding a bracket that nothing closes; then lines of 40,000 marks in a quote.
+    half = size // 2
+    s.prompt("- the build failed:\n" + "\n".join(f"[{i}] at <module> a & b [ {r.random():.3f}" for i in range(half // 40)))
+    s.answer([{"type": "text", "text": "\n>\n".join("> " + "&<" * 20_000 for _ in range(half // 40_000 + 1))}])
 
 
 def secret_starts(s: _Session, size: int, r: random.Random) -> None:
@@ -282,6 +294,7 @@ SHAPES: dict[str, Callable[..., None]] = {
     "one table": table_, "hundreds of subagents": subagents, "rewound again and again": rewound,
     "the starts of secrets": secret_starts, "a prompt of tags that nothing closes": tags,
     "blank lines and blocks that nothing ends": unended, "links that nothing closes": links,
+    "a log in a list's item, marks in a quote": in_containers,
 }  # fmt: skip
 
 
@@ -300,15 +313,27 @@ def _files(folder: Path) -> Iterator[SourceFile]:
         yield SourceFile(path.relative_to(folder).as_posix(), str(path))
 
 
-def convert_seconds(folder: Path) -> float:
-    """The best of two conversions of the session in ``folder``, as a site converts it."""
-    best = float("inf")
+def convert_seconds(folder: Path) -> tuple[float, float]:
+    """The best of two conversions of the session in ``folder``, as a site converts it,
+    and the time Python-Markdown takes to render its pages."""
+    best, converted = float("inf"), None
     for _ in range(2):
         source = discover(list(_files(folder))).sessions[0]
         started = time.perf_counter()
-        convert_session(source, RenderOptions(), Redactor())
+        converted = convert_session(source, RenderOptions(), Redactor())
         best = min(best, time.perf_counter() - started)
-    return best
+    assert converted is not None
+    started = time.perf_counter()
+    for page in converted.pages:
+        _MARKDOWN.reset().convert(page.markdown)
+    return best, time.perf_counter() - started
+
+
+# Python-Markdown as the site below renders pages (the plugin registers its fences).
+_MARKDOWN = markdown.Markdown(
+    extensions=["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight", "tables"],
+    extension_configs={"pymdownx.superfences": {"custom_fences": FENCES}},
+)
 
 
 def megabytes(folder: Path) -> float:
@@ -341,7 +366,7 @@ def main() -> None:
     small, large = args.sizes
     scratch = Path(tempfile.mkdtemp(prefix="ct-shapes-"))
     root = make_site(scratch / "site")
-    rows = [["shape", f"MB (~{small:g})", "s", f"MB (~{large:g})", "s", "growth", "largest page KB"]]
+    rows = [["shape", f"MB (~{small:g})", "s", "render s", f"MB (~{large:g})", "s", "render s", "growth", "largest page KB"]]
     results = []
     many = None
     try:
@@ -352,11 +377,12 @@ def main() -> None:
             for size in (small, large):
                 folder = make(name, int(size * 1024 * 1024), scratch / f"{index}-{size:g}")
                 measured.append((megabytes(folder), convert_seconds(folder)))
-            (mb_small, s_small), (mb_large, s_large) = measured
-            growth = (s_large / s_small) / (mb_large / mb_small)
+            (mb_small, (s_small, r_small)), (mb_large, (s_large, r_large)) = measured
+            growth = ((s_large + r_large) / (s_small + r_small)) / (mb_large / mb_small)
             shutil.copytree(scratch / f"{index}-{large:g}", root / "docs" / f"shape-{index}")
-            results.append({"shape": name, "small_mb": mb_small, "small_seconds": s_small, "large_mb": mb_large,
-                            "large_seconds": s_large, "growth": growth})  # fmt: skip
+            results.append({"shape": name, "small_mb": mb_small, "small_seconds": s_small, "small_render": r_small,
+                            "large_mb": mb_large, "large_seconds": s_large, "large_render": r_large,
+                            "growth": growth})  # fmt: skip
         if not args.no_build:
             mkdocs(root)
             for index, result in enumerate(results):
@@ -366,8 +392,9 @@ def main() -> None:
                 many = many_sessions(args.sessions, scratch)
         for result in results:
             rows.append([
-                result["shape"], f"{result['small_mb']:.1f}", f"{result['small_seconds']:.2f}", f"{result['large_mb']:.1f}",
-                f"{result['large_seconds']:.2f}", f"{result['growth']:.2f}", f"{result.get('largest_page_kb', 0):.0f}",
+                result["shape"], f"{result['small_mb']:.1f}", f"{result['small_seconds']:.2f}", f"{result['small_render']:.2f}",
+                f"{result['large_mb']:.1f}", f"{result['large_seconds']:.2f}", f"{result['large_render']:.2f}",
+                f"{result['growth']:.2f}", f"{result.get('largest_page_kb', 0):.0f}",
             ])  # fmt: skip
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -68,7 +68,7 @@ class TranscriptsConfig(base.Config):
     """How much a page holds before a long session (or subagent) goes on in parts:
     pages of its own, linked to each other, cut before a prompt. It is counted in
     characters of the HTML the messages make (about: highlighted code counts a tag for
-    each word). A single message longer than half of it (a pasted log, a huge output)
+    each word, each `<`, `>` and `&` an entity). A single message longer than half of it (a pasted log, a huge output)
     goes on over several, its blocks marked "(continued)". The default keeps pages
     under about 700 KB. `0` never splits."""
 

@@ -437,6 +437,23 @@ def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
 
 
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_a_long_paragraph_in_a_list_item_is_cut_within_it(indent: str) -> None:
+    # A log that goes on an item's text, lazily or indented under it: cut as others are,
+    # the lines after a cut indented into the item, which keeps every one of them; and
+    # its brackets that nothing closes escaped, though indented as code would be (a
+    # "[" a line took 5 s for 100 KB, searched for its end through the whole item).
+    lines = ["- run the build", *[indent + "log <x> & <y> & <z> [ id"] * 3000, "- the next item"]
+    out = prose("\n".join(lines))
+    assert out.count("") > 10
+    assert all(line.endswith("\\[ id") for line in out[1:-2] if line)
+    page = render(out)
+    assert [child.name for child in page.children if child.name] == ["ul"]
+    items = page.find_all("li")
+    assert len(items) == 2 and items[1].get_text().strip() == "the next item"
+    assert items[0].get_text().count("<y> & <z> [ id") == 3000
+
+
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet="a: /w.@\t[", max_size=30), st.data())
 def test_the_address_a_bracket_is_in_is_found_as_its_word_would_tell(line: str, data: st.DataObject) -> None:
@@ -445,6 +462,21 @@ def test_the_address_a_bracket_is_in_is_found_as_its_word_would_tell(line: str, 
     column = data.draw(st.integers(0, len(line)))
     word = line[:column].split()[-1] if line[:column].split() and not line[:column][-1:].isspace() else ""
     assert brackets._Addresses(line).in_word_before(column) == ("://" in word or "www." in word or "@" in word)
+
+
+@pytest.mark.parametrize(
+    ("before", "containers"),
+    [("- item\n", ["ul", "li"]), ("- ", ["ul", "li"]), ("> ", ["blockquote", "p"]), ("> - ", ["blockquote", "ul", "li"]),
+     ("1. a\n    ", ["ol", "li"]), ("> a quote\ngoing on lazily ", ["blockquote", "p"]), ("- a\n  - b\n    ", ["ul", "li", "ul", "li"])],
+)  # fmt: skip
+def test_a_line_holding_more_marks_than_a_paragraph_may_stays_in_its_quote_or_item(before: str, containers: list[str]) -> None:
+    # Such a line in a quote or a list took 4 s for 40 KB (time growing faster than its
+    # square): it is shown as it is, as code, where it was.
+    heavy = "<b>&amp; ```x` " + "&<" * 20_000
+    page = render(prose(before + heavy))
+    code = page.find("code")
+    assert code is not None and code.get_text().strip().endswith(heavy.strip())
+    assert [parent.name for parent in reversed(list(code.parents)) if parent.name != "[document]"] == containers
 
 
 def test_a_line_holding_more_marks_than_a_paragraph_may_is_shown_as_text() -> None:

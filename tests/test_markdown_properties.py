@@ -117,7 +117,7 @@ def test_prose_stays_inside_its_block_and_carries_no_markup(text: str) -> None:
 
 BRACKETED = st.lists(
     st.sampled_from(["[", "]", "[", "]", "(", ")", "`", "``", "\\", "!", "\n", "\n\n", "- ", "| ", " | ", "\t",
-                     "[a](https://x.y)", "[b][c]", "[TOC]", "x", " ", "```\n", "    ", "*", "**", "_", "~~", "==",
+                     "[a](https://x.y)", "[b][c]", "  ", "1. ", "[TOC]", "x", " ", "```\n", "    ", "*", "**", "_", "~~", "==",
                      "^^", "++", "$", ":", "'", '"', "https://x.y/", "www.x.y", "a@b.c", "\x1b", "--", "\\("]),
     max_size=40,
 ).map("".join)  # fmt: skip
@@ -140,6 +140,8 @@ NEIGHBOURS = [
 @example("see https://x.y/a[b")  # a web address may hold a bracket
 @example("$[0, 1)$")  # and so may math
 @example("$```\n[\n[$")  # math over several lines of a paragraph
+@example("- x\n    a [ b\n  c [")  # text of a list's item, indented as code would be
+@example("- x\n  - y\n      a [\n\n          [ code\n\n      [ text")  # code in an item, text after it
 def test_escaping_brackets_that_open_nothing_leaves_the_page_as_it_was(text: str) -> None:
     # Brackets that no "]" closes (and brackets nested very deep) are escaped, so that
     # Python-Markdown does not search the paragraph for their end: the page is the same
@@ -148,7 +150,7 @@ def test_escaping_brackets_that_open_nothing_leaves_the_page_as_it_was(text: str
     brackets.SEEN_AT_MOST = len(text)
     try:
         escaped = prose(text)
-        brackets.escape_unclosed = lambda out, fenced: None
+        brackets.escape_unclosed = lambda out, fenced, texts=(): None
         plain = prose(text)
     finally:
         brackets.escape_unclosed, brackets.SEEN_AT_MOST = original, budget

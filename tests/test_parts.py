@@ -308,6 +308,26 @@ def test_pages_of_highlighted_code_stay_under_a_megabyte(tmp_path: Path) -> None
     assert max(page.stat().st_size for page in pages) < 1_000_000
 
 
+def test_pages_of_text_written_as_entities_stay_under_a_megabyte(tmp_path: Path) -> None:
+    """Each "<", ">" and "&" of code or of text shown as it is becomes an entity, four or
+    five times its size: a command's output of markup, and lines of marks in a quote
+    (shown as code), are shown in parts that each stay under 1 MB."""
+    markup = "\n".join(f"<tr><td>&lt;{i}&gt;</td><td><a href='#{i}'>&amp;</a></td></tr>" for i in range(40_000))  # 2.4 MB
+    quoted = "\n>\n".join("> " + "&<" * 20_000 for _ in range(60))  # 2.4 MB
+    session = "7e7e7e7e-1111-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Print it."}},
+        {"type": "assistant", "message": {"id": "a", "role": "assistant", "model": "m", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat table.html"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": markup}]}},
+        {"type": "assistant", "message": {"id": "b", "role": "assistant", "model": "m", "content": [{"type": "text", "text": quoted}]}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, session, entries)
+    assert max(page.stat().st_size for page in pages) < 1_000_000
+    text = "".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text() for page in pages)
+    assert text.count("<tr><td>") == 40_000 and text.count("&<" * 20_000) == 60
+
+
 def test_pages_stay_under_a_megabyte_when_single_lines_are_megabytes_long(tmp_path: Path) -> None:
     """A page is cut between lines: a line of megabytes (a minified file read back, a
     blob of output, a pasted prompt, a long answer or description) is shown up to

@@ -28,10 +28,11 @@ DEEPEST = 16  # brackets nested deeper are shown as text
 Place = tuple[int, int]  # a line of out, a column
 
 
-def escape_unclosed(out: list[str], fenced: list[range]) -> None:
+def escape_unclosed(out: list[str], fenced: list[range], texts: set[int] | frozenset[int] = frozenset()) -> None:
     """Escape, in place, every "[" of ``out`` (the lines of a text, ``fenced`` those
-    of its fences) that no "]" closes within its paragraph, and the brackets nested
-    more than ``DEEPEST`` deep.
+    of its fences, ``texts`` those indented as code that are text of a list's item)
+    that no "]" closes within its paragraph, and the brackets nested more than
+    ``DEEPEST`` deep.
 
     Brackets are paired as Python-Markdown pairs them; those in code spans and
     escaped ones do not count. A paragraph ends at a blank line or a fence; a bracket
@@ -41,7 +42,7 @@ def escape_unclosed(out: list[str], fenced: list[range]) -> None:
     could see (``_inert``, or in a paragraph with math, ``$`` or ``\\(``, which may
     go on over several lines) are escaped only past ``SEEN_AT_MOST`` in a paragraph.
     """
-    pairs, unclosed, paragraph_of, math = _brackets(out, {index for lines in fenced for index in lines})
+    pairs, unclosed, paragraph_of, math = _brackets(out, {index for lines in fenced for index in lines}, texts)
     escaped: list[Place] = []
     seen: dict[int, list[Place]] = {}  # by paragraph, the unclosed brackets an extension could see
     addresses: dict[int, _Addresses] = {}
@@ -122,10 +123,13 @@ class _Addresses:
         return False
 
 
-def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int], set[int]]:
+def _brackets(
+    out: list[str], skip: set[int], texts: set[int] | frozenset[int],
+) -> tuple[list[tuple[Place, Place]], list[Place], dict[int, int], set[int]]:  # fmt: skip
     """The brackets of ``out`` that Python-Markdown pairs, in the order they open;
     those that no "]" closes (outside the lines of ``skip``); the paragraph (a
-    number) of each line holding them; the paragraphs that may hold math."""
+    number) of each line holding them; the paragraphs that may hold math. Lines
+    indented as code are taken for code but for those of ``texts``."""
     pairs: list[tuple[Place, Place]] = []
     opened: list[Place] = []  # each "[" not closed yet
     unclosed: list[Place] = []
@@ -142,7 +146,7 @@ def _brackets(out: list[str], skip: set[int]) -> tuple[list[tuple[Place, Place]]
             math.add(paragraph)
         if "[" not in line and "]" not in line:
             continue
-        if _INDENTED.match(line):
+        if _INDENTED.match(line) and index not in texts:
             # Code, or a paragraph going on: its brackets, and those before, are left as they are.
             opened = []
             paragraph += 1

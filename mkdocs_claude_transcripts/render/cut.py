@@ -68,23 +68,30 @@ class _Open:
 
 
 def weight(lines: list[str]) -> int:
-    """About how many characters of HTML ``lines`` make: their own, in highlighted code
-    a tag for each word or sign and a line number for each line, in tables the tags
-    of each cell."""
+    """About how many characters of HTML ``lines`` make: their own, an entity for each
+    ``<``, ``>`` and ``&``, in highlighted code a tag for each word or sign and a line
+    number for each line, in tables the tags of each cell."""
     text = "\n".join(lines)
     cells = _cells(lines) if "|" in text else 0
     if "```" not in text and "~~~" not in text:
-        return len(text) + 1 + cells  # no fence: no code
+        return len(text) + 1 + cells + _entities(text)  # no fence: no code
     code = [line for line, highlighted in zip(lines, _highlighted(lines)) if highlighted]
-    return len(text) + 1 + cells + _code_weight("\n".join(code), len(code))
+    return len(text) + 1 + cells + _entities(text) + _code_weight("\n".join(code), len(code))
 
 
 def weights(lines: list[str]) -> list[int]:
     """``weight`` of each line."""
     return [
-        len(line) + 1 + (_code_weight(line, 1) if highlighted else _cells([line]) if "|" in line else 0)
+        len(line) + 1 + _entities(line) + (_code_weight(line, 1) if highlighted else _cells([line]) if "|" in line else 0)
         for line, highlighted in zip(lines, _highlighted(lines))
     ]
+
+
+def _entities(text: str) -> int:
+    # Each is written as an entity of four or five characters: in code and in text
+    # shown as it is (a line of "&<" is four times as long in HTML). Prose holds them
+    # as entities already, and is counted a little over.
+    return 3 * (text.count("<") + text.count(">")) + 4 * text.count("&")
 
 
 def _cells(lines: list[str]) -> int:

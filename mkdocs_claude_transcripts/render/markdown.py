@@ -82,6 +82,7 @@ _LANG = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 _LIVE_LANGS = frozenset({"mermaid", "math", "diagram", "dot", "plantuml"})
 _CONTAINER = r"^(?P<lead>[ \t]*(?:>[ \t]*)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?)"
 # Python-Markdown reads any line that starts with # as a heading, space or not.
+_LEAD = re.compile(_CONTAINER)
 _HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?P<rest>.*)$")
 _DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -103,6 +104,9 @@ _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # directly, but Python-Markdown does not: a blank line is put before them.
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
 _ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
+_COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
+_ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
+_IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
 
 
@@ -226,15 +230,17 @@ def prose(text: str) -> list[str]:
         elif _starts_block(line, previous):
             out.append("")
             paragraph.reset()
+            lists.lazy_indented = False
         elif (cut := paragraph.cut(line, previous, lists)) is not None:
             out.append(cut)
             if cut and not _QUOTE.match(line):
                 line = f"{cut} {line}"  # a line the quote took lazily, kept in it
-            paragraph.reset()
+            paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
-        converted = _prose_line(line, previous)
+        converted = lists.pad + _prose_line(line, previous)
         marks = _marks(converted)
-        if len(converted) * marks > _PARAGRAPH_WEIGHT and not lists.items and _plain(line):
+        heavy = len(converted) * marks > _PARAGRAPH_WEIGHT
+        if heavy and not lists.items and not paragraph.quote and _plain(line):
             # A line that alone weighs more than a paragraph may (data, such as minified
             # JSON, or a run of marks) is shown as it is, as text, in a box of its own.
             if out and out[-1]:
@@ -246,7 +252,11 @@ def prose(text: str) -> list[str]:
             previous = ""
             i += 1
             continue
-        paragraph.add(converted, marks)
+        if heavy and (span := _as_code(line, lists, paragraph.quote)) is not None:
+            # Such a line in a quote or a list's item is shown as text in its place.
+            converted = lists.pad + span
+            marks = _marks(converted)
+        paragraph.add(converted, marks, first=not out or not out[-1])
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
@@ -254,7 +264,7 @@ def prose(text: str) -> list[str]:
         previous = line
         i += 1
     if "[" in text:
-        brackets.escape_unclosed(out, fenced)
+        brackets.escape_unclosed(out, fenced, lists.texts)
     for at in sorted(lists.breaks, reverse=True):
         out.insert(at, "")
     return out
@@ -272,24 +282,34 @@ class _Paragraph:
     def __init__(self) -> None:
         self.reset()
 
-    def reset(self) -> None:
+    def reset(self, listed: bool = False) -> None:
         self.length = self.marks = 0
         self.quote = ""  # the marks of the quote it is in, which its lines go on in
+        self.quoted = False  # whether it is in a quote, in a list or not
+        self.listed = listed  # whether it is in a list whose first item starts a block
 
-    def add(self, line: str, marks: int) -> None:
-        """A line of the paragraph, holding ``marks``."""
+    def add(self, line: str, marks: int, first: bool) -> None:
+        """A line of the paragraph, holding ``marks``; ``first`` if it starts a block."""
         if not self.length:
             quote = _QUOTE.match(line)
             self.quote = quote.group().rstrip() if quote else ""
+            self.quoted = bool(_IN_QUOTE.match(line))
+            self.listed = self.listed or (first and bool(_ITEM_START.match(line[quote.end() if quote else 0 :])))
         self.length += len(line)
         self.marks += marks
 
     def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
         """What to write before ``line`` to end the paragraph there, past its weight: a
-        blank line, or in a quote a line of its marks; None to go on (in a list, a table,
-        before a line indented as code, or between lines of quotes nested unlike)."""
-        if self.length * self.marks <= _PARAGRAPH_WEIGHT or lists.items or not line.strip():
+        blank line, or in a quote a line of its marks; None to go on (in a table, before
+        a line indented as code, between lines of quotes nested unlike, in a list in a
+        quote). In a list, the lines after the cut are indented into their item."""
+        if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip():
             return None
+        if lists.items or self.listed:
+            # A list (which a quote may hold) is cut only where this code reads it as
+            # Python-Markdown does: its first item starts a block, out of quotes.
+            listed = self.listed and lists.items and not self.quoted
+            return "" if listed and lists.cut(line, previous) else None
         inner, before = line, previous
         if self.quote:
             own, last = _QUOTE.match(line), _QUOTE.match(previous)
@@ -298,7 +318,7 @@ class _Paragraph:
             inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
         if not (inner.strip() and _plain(inner) and _plain(before)):
             return None
-        return None if _LIST_ITEM.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+        return None if _ITEM_START.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
 
 
 def _plain(line: str) -> bool:
@@ -306,6 +326,29 @@ def _plain(line: str) -> bool:
     indented less than code (a cut before it would make code of an indented line)."""
     text = line.lstrip(" ")
     return len(line) - len(text) < 4 and text[:1] not in _BLOCK_STARTS
+
+
+def _as_code(line: str, lists: _ListIndent, lazy_quote: str) -> str | None:
+    """A line of a quote or of a list's item that weighs more than a paragraph may: its
+    text as a code span after its marks (Python-Markdown reads a code span at once);
+    None for a line that may be code (indented four spaces in its block) or a table's
+    row. ``lazy_quote``: the marks of the quote the line's paragraph is in, which a line
+    without them goes on lazily, and gets."""
+    lead = _LEAD.match(line).group()  # type: ignore[union-attr]
+    text = line[len(lead) :]
+    quote = _QUOTE.match(line)
+    if lazy_quote and not quote:
+        lead = f"{lazy_quote} {lead}"
+    elif quote:
+        inner = line[quote.end() :]
+        if inner[:1] == "\t" or len(inner) - len(inner.lstrip(" ")) >= 4:
+            return None
+    elif not lists.items or (not lists.pad and not _ITEM.match(line) and len(lead) >= 4 * len(lists.items) + 4):
+        return None
+    if not text.strip() or _TABLE_ROW.match(text):
+        return None
+    span = _code_span(text)
+    return lead + ("&#8203;" if span.startswith("```") else "") + span  # never a fence's opening
 
 
 def _marks(line: str) -> int:
@@ -351,6 +394,7 @@ def _is_heading(match: re.Match[str] | None) -> bool:
 class _Item:
     column: int  # where the item's text starts
     nested_at: int | None = None  # output line of a nested list right under its first line
+    compound: bool = False  # its text starts another list on its first line ("- 1. x")
 
 
 class _ListIndent:
@@ -367,26 +411,65 @@ class _ListIndent:
     def __init__(self) -> None:
         self.items: list[_Item] = []
         self.breaks: set[int] = set()  # output lines to put a blank line before
+        self.texts: set[int] = set()  # output lines indented as code, but text of an item
+        self.lazy_indented = False  # lazy lines indented into their item, since a cut
+        self.pad = ""  # the indentation to put before the line last given, once written
+        self.quoted = False  # a quote in an item, which lazy lines go on
         self._last_item_line = -2
 
     def line(self, line: str, after_blank: bool, at: int) -> str:
+        self.pad = ""
         if not line.strip():
+            self.lazy_indented = self.quoted = False
             return line
         lead = len(line) - len(line.lstrip(" \t"))
         indent = len(line[:lead].expandtabs(4))
         item = _ITEM.match(line)
         if item:
+            if self.lazy_indented and not after_blank:
+                self.breaks.add(at)  # the indented lines before would take it for their text
+            self.lazy_indented = self.quoted = False
             self._close(indent, after_blank)
             level = len(self.items)
+            if level:
+                self.texts.add(at)
             if level >= _DEEPEST_BLOCKS:  # shown as a line of the deepest item's text
                 return " " * (4 * level) + _escaped_marker(item["marker"]) + " " + line[item.end() :]
             if self.items and self._last_item_line == at - 1 and self.items[-1].nested_at is None:
                 self.items[-1].nested_at = at
-            self.items.append(_Item(indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)))
+            column = indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)
+            self.items.append(_Item(column, compound=bool(_COMPOUND.match(line, item.end()))))
             self._last_item_line = at
             return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
+        self.quoted = self.quoted or line[lead:].startswith(">")
+        if self.lazy_indented and self.items and indent < self.items[-1].column and not after_blank:
+            # A lazy line after a cut, indented into its item once written (as a line
+            # of its own, "---" or "#" at its start would not be escaped).
+            self.pad = " " * (4 * len(self.items))
+            self.texts.add(at)
+            return line[lead:]
         new = self._continuation(indent, after_blank)
-        return line if new is None else " " * new + line[lead:]
+        if new is None:
+            return line
+        if new < 4 * len(self.items) + 4:  # not code in its item
+            self.texts.add(at)
+        return " " * new + line[lead:]
+
+    def cut(self, line: str, previous: str) -> bool:
+        """Whether a paragraph of an item may end before ``line``, a line of its text;
+        if so, the lines of its text that follow, up to a blank line or an item, are
+        indented into the item (a line that went on lazily would end the list after
+        the blank line)."""
+        text = line.lstrip(" \t")
+        if _ITEM.match(line) or text[:1] in _BLOCK_STARTS or _TABLE_ROW.match(previous):
+            return False
+        if self.items[-1].compound or self.quoted:
+            return False  # its text would go on in a block this code does not follow
+        indent = len(line[: len(line) - len(text)].expandtabs(4))
+        if indent >= self.items[-1].column + 4:
+            return False  # after a blank line, code
+        self.lazy_indented = True
+        return True
 
     def indent_of(self, line: str) -> str:
         """The indentation a fence starting on ``line`` gets (a fence is never a lazy line)."""
