@@ -36,6 +36,7 @@ from pathlib import Path
 
 import markdown
 from common import dump, make_site, mkdocs, table
+from mkdocs.utils.meta import get_data
 
 from mkdocs_claude_transcripts.pipeline import Redactor, RenderOptions, SourceFile, convert_session, discover
 from mkdocs_claude_transcripts.redact import TRIGGERS
@@ -325,13 +326,14 @@ def convert_seconds(folder: Path) -> tuple[float, float]:
     assert converted is not None
     started = time.perf_counter()
     for page in converted.pages:
-        _MARKDOWN.reset().convert(page.markdown)
+        _MARKDOWN.reset().convert(get_data(page.markdown)[0])  # without its front matter, as MkDocs renders it
     return best, time.perf_counter() - started
 
 
-# Python-Markdown as the site below renders pages (the plugin registers its fences).
+# Python-Markdown as the site below renders pages (the plugin registers its fences and its guard).
 _MARKDOWN = markdown.Markdown(
-    extensions=["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight", "tables"],
+    extensions=["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight", "tables",
+                "mkdocs_claude_transcripts.render.guard"],  # fmt: skip
     extension_configs={"pymdownx.superfences": {"custom_fences": FENCES}},
 )
 

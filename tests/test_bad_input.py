@@ -437,6 +437,17 @@ def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
 
 
+@pytest.mark.parametrize("before", ["", "> ", "- "])
+@pytest.mark.parametrize("rule", ["===", "==", "= ", "---", "- ", "-- x"])
+def test_a_line_of_equals_or_dashes_under_text_is_shown_as_it_is(before: str, rule: str) -> None:
+    # Under a line of text, it would make a heading of it, in a quote or a list's item
+    # as anywhere (one after the other in a quote took time growing with their square).
+    under = "> " if before == "> " else "  " if before else ""
+    page = render(prose(f"{before}Some text\n{under}{rule}\n{under}{rule}"))
+    assert not page.find(["h1", "h2"])
+    assert page.get_text().split() == ["Some", "text", *rule.split(), *rule.split()]
+
+
 @pytest.mark.parametrize("indent", ["", "  "])
 def test_a_long_paragraph_in_a_list_item_is_cut_within_it(indent: str) -> None:
     # A log that goes on an item's text, lazily or indented under it: cut as others are,

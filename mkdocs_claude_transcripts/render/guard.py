@@ -20,6 +20,8 @@ from markdown.inlinepatterns import HTML_RE, HtmlInlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from .fences import reassembled_at_once
+
 MARKER = "<!-- claude-transcripts:page -->"
 # The line between two sections of a page (its top, groups of messages, its links to
 # the next part): it is kept in the HTML, where the plugin cuts the page into the
@@ -56,6 +58,8 @@ class _Marker(Preprocessor):
             # Raw HTML blocks become paragraphs, whose HTML the inline guard escapes.
             blocks["html_block"].run = lambda lines: lines  # type: ignore[method-assign]
         self.md.inlinePatterns.register(_GuardedHtml(HTML_RE, self.md), "html", 90)
+        if "fenced_code_block" in blocks and type(blocks["fenced_code_block"]).__name__ == "SuperFencesBlockPreprocessor":
+            reassembled_at_once(blocks["fenced_code_block"])  # transcript pages hold thousands of fences
         return lines[1:]
 
 

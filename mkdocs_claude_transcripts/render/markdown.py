@@ -104,6 +104,7 @@ _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # directly, but Python-Markdown does not: a blank line is put before them.
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
 _ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
+_EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
@@ -237,7 +238,7 @@ def prose(text: str) -> list[str]:
                 line = f"{cut} {line}"  # a line the quote took lazily, kept in it
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
-        converted = lists.pad + _prose_line(line, previous)
+        converted = lists.pad + _prose_line(line, previous, item_text=bool(lists.pad) or len(out) in lists.texts)
         marks = _marks(converted)
         heavy = len(converted) * marks > _PARAGRAPH_WEIGHT
         if heavy and not lists.items and not paragraph.quote and _plain(line):
@@ -424,7 +425,9 @@ class _ListIndent:
             return line
         lead = len(line) - len(line.lstrip(" \t"))
         indent = len(line[:lead].expandtabs(4))
-        item = _ITEM.match(line)
+        # An item with no text is one where a block starts (under text, "- " is a line
+        # under a heading, and shown as text).
+        item = _ITEM.match(line) or (_EMPTY_ITEM.match(line) if after_blank else None)
         if item:
             if self.lazy_indented and not after_blank:
                 self.breaks.add(at)  # the indented lines before would take it for their text
@@ -705,13 +708,24 @@ def fence_closes(line: str, mark: str) -> bool:
     return stripped.startswith(mark) and not stripped.strip(mark[0])
 
 
-def _prose_line(line: str, previous: str) -> str:
+def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
+    """A line of prose, escaped; ``item_text`` if it is text of a list's item (indented
+    as the item's text is: what is at its start is read there as at a line's start)."""
     # Each pattern is tried only on lines holding a character it needs.
     bracket = "[" in line
     if bracket and _TOC.match(line):
         return line.replace("[", "\\[", 1)
-    if line.lstrip(" ")[:1] in ("=", "-") and _SETEXT.match(line) and (line.strip()[0] == "=" or previous.strip()):
-        return _escape_outside_code(line, setext=True)
+    if "=" in line or "-" in line:
+        # A line of = or - under a line of text, in a quote or an item too, would make
+        # a heading of it (and one after the other, in a quote, took time growing with
+        # their square, each read with the rest of the quote again).
+        quote = _QUOTE.match(line)
+        at = quote.end() if quote else len(line) - len(line.lstrip(" ")) if item_text else 0
+        inner = line[at:]
+        if inner.lstrip(" ")[:1] in ("=", "-") and _SETEXT.match(inner):
+            above = previous[_QUOTE.match(previous).end() :] if quote and _QUOTE.match(previous) else previous
+            if inner.strip()[0] == "=" or above.strip():
+                return line[:at] + _escape_outside_code(inner, setext=True)
     heading = _HEADING.match(line) if "#" in line else None
     if _is_heading(heading):
         text = heading["rest"].strip().rstrip("#").strip()  # type: ignore[index]
@@ -743,8 +757,7 @@ def _escape_outside_code(line: str, setext: bool = False) -> str:
         last = end
     parts.append(_escape_outside(line[last:]))
     result = "".join(parts)
-    if setext:
-        first = result.lstrip()[0]
+    if setext and (first := result.lstrip()[:1]) in ("=", "-"):  # ("==" is escaped already)
         at = len(result) - len(result.lstrip())
         result = result[:at] + ("&#61;" if first == "=" else "\\-") + result[at + 1 :]
     return result
