@@ -425,7 +425,9 @@ def test_a_long_paragraph_full_of_marks_is_cut_where_a_line_begins() -> None:
         assert 5 < prose("\n".join([line] * 4000)).count("") < 400, line
 
 
-@pytest.mark.parametrize("first", ["> quoted <x> & <y> & <z>", "> > quoted <x> & <y> & <z>", "> a quote that goes on lazily"])
+@pytest.mark.parametrize(
+    "first", ["> quoted <x> & <y> & <z>", "> > quoted <x> & <y> & <z>", "> a quote that goes on lazily", "> - an item that goes on lazily"]
+)
 def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     # Cut with a line of the quote's marks, and a line the quote took lazily gets them:
     # every line stays in the one quote it was in.
@@ -435,6 +437,17 @@ def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     page = render(out)
     assert [child.name for child in page.children if child.name] == ["blockquote"]
     assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
+
+
+@pytest.mark.parametrize("before", ["", "> "])
+@pytest.mark.parametrize("mark", ["* ", "- "])
+def test_a_long_paragraph_of_lines_that_look_like_items_stays_text_where_it_is_cut(before: str, mark: str) -> None:
+    # Lines going on a paragraph are text ("* " under text is not an item); cut where a
+    # block starts, each would start one: they stay text (and a paragraph of them is cut).
+    out = prose(f"{before}Some <text> & more\n" + f"{before}{mark}\n" * 6000)
+    assert sum(1 for line in out[:-1] if line.strip() in ("", ">")) > 2
+    page = render(out)
+    assert len(page.find_all("li")) == 0 and page.get_text().split().count(mark.strip()) == 6000
 
 
 @pytest.mark.parametrize("before", ["", "> ", "- "])

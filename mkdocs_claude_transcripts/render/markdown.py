@@ -104,6 +104,7 @@ _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # directly, but Python-Markdown does not: a blank line is put before them.
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
 _ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
+_TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # in a quote or not
 _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
@@ -210,8 +211,10 @@ def prose(text: str) -> list[str]:
     paragraph = _Paragraph()
     i = 0
     previous = ""
+    boxed = False  # the line before was shown in a box of its own
     while i < len(lines):
         line = lines[i]
+        after_box, boxed = boxed, False
         opened = fence_open(line)
         if opened:
             indent = lists.indent_of(line)
@@ -226,6 +229,7 @@ def prose(text: str) -> list[str]:
             # Blank: Python-Markdown sees only spaces and tabs as blank, this code any
             # whitespace (a line of U+2028 before "- " would make a heading of it).
             line = ""
+        cut = None
         if not previous.strip():
             paragraph.reset()
         elif _starts_block(line, previous):
@@ -239,6 +243,10 @@ def prose(text: str) -> list[str]:
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         converted = lists.pad + _prose_line(line, previous, item_text=bool(lists.pad) or len(out) in lists.texts)
+        if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)):
+            # A line that went on a paragraph ("* ", "1. "), after a cut or a box, where
+            # a block starts, would start a list's item: it stays text.
+            converted = converted[: item.start("marker")] + _escaped_marker(item["marker"]) + converted[item.end("marker") :]
         marks = _marks(converted)
         heavy = len(converted) * marks > _PARAGRAPH_WEIGHT
         if heavy and not lists.items and not paragraph.quote and _plain(line):
@@ -250,7 +258,7 @@ def prose(text: str) -> list[str]:
             out += [*fence(line), ""]
             fenced.append(range(start, len(out)))
             paragraph.reset()
-            previous = ""
+            previous, boxed = line, True  # the next line goes on after it, where a block starts
             i += 1
             continue
         if heavy and (span := _as_code(line, lists, paragraph.quote)) is not None:
@@ -302,13 +310,14 @@ class _Paragraph:
     def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
         """What to write before ``line`` to end the paragraph there, past its weight: a
         blank line, or in a quote a line of its marks; None to go on (in a table, before
-        a line indented as code, between lines of quotes nested unlike, in a list in a
-        quote). In a list, the lines after the cut are indented into their item."""
+        a line indented as code, between lines of quotes nested unlike, before an item).
+        In a list, the lines after the cut are indented into their item."""
         if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip():
             return None
-        if lists.items or self.listed:
-            # A list (which a quote may hold) is cut only where this code reads it as
-            # Python-Markdown does: its first item starts a block, out of quotes.
+        if lists.items or (self.listed and not self.quote):
+            # A list is cut only where this code reads it as Python-Markdown does: its
+            # first item starts a block, out of quotes. (In a quote, a list's item is
+            # cut with the quote's marks, its text going on after the cut in the quote.)
             listed = self.listed and lists.items and not self.quoted
             return "" if listed and lists.cut(line, previous) else None
         inner, before = line, previous
@@ -319,7 +328,7 @@ class _Paragraph:
             inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
         if not (inner.strip() and _plain(inner) and _plain(before)):
             return None
-        return None if _ITEM_START.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+        return None if _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
 
 
 def _plain(line: str) -> bool:
