@@ -439,6 +439,15 @@ def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
 
 
+def test_a_long_paragraph_of_plain_words_in_a_nested_item_is_cut_within_it() -> None:
+    # Python-Markdown copies an item's text so far at each of its lines (and again at
+    # each level of nesting): a long paragraph of plain words in an item is cut too.
+    out = prose("- a\n  - b\n" + "    a line of plain words\n" * 6000)
+    assert out.count("") > 2
+    inner = render(out).select("ul > li > ul > li")
+    assert len(inner) == 1 and inner[0].get_text().count("a line of plain words") == 6000
+
+
 @pytest.mark.parametrize("before", ["", "> "])
 @pytest.mark.parametrize("mark", ["* ", "- "])
 def test_a_long_paragraph_of_lines_that_look_like_items_stays_text_where_it_is_cut(before: str, mark: str) -> None:

@@ -265,7 +265,8 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
-        paragraph.add(converted, marks, first=not out or not out[-1])
+        # In a list, Python-Markdown copies an item's text so far at each of its lines.
+        paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1])
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
@@ -310,8 +311,8 @@ class _Paragraph:
     def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
         """What to write before ``line`` to end the paragraph there, past its weight: a
         blank line, or in a quote a line of its marks; None to go on (in a table, before
-        a line indented as code, between lines of quotes nested unlike, before an item).
-        In a list, the lines after the cut are indented into their item."""
+        a line indented as code, between lines of quotes nested unlike). In a list, the
+        lines after the cut are indented into their item."""
         if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip():
             return None
         if lists.items or (self.listed and not self.quote):
