@@ -54,6 +54,7 @@ _PARAGRAPH_WEIGHT = 1 << 22
 _MARKS = "\\&`*_[<"
 _BLOCK_STARTS = "\t>|"
 _QUOTE = re.compile(r"^(?: {0,3}>[ ]?)+")  # the marks of a quote, nested or not
+_QUOTE_AT = re.compile(r"(?: {0,3}>[ ]?)+")
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
 # escape with a backslash get one; the others become character references.
@@ -99,6 +100,7 @@ _PARENS = re.compile(r"[()]")
 _DEEPEST_BLOCKS = 16  # quotes and lists nested deeper are shown as text
 _MARKER = re.compile(r"[ \t]*(?P<marker>>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]))[ \t]*")
 _RULE = HRProcessor.SEARCH_RE  # a line of list markers may be a rule, as Python-Markdown reads it
+_RULE_AT = re.compile(_RULE.pattern.removeprefix("^"))  # the same, from where a line's text starts
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
@@ -215,6 +217,23 @@ def prose(text: str) -> list[str]:
     while i < len(lines):
         line = lines[i]
         after_box, boxed = boxed, False
+        code = _code_indent(line, lists) if not previous.strip() else None
+        if code is not None:
+            # Code indented four spaces more than its block, where a block starts:
+            # Python-Markdown shows it as it is (this code's escapes too, and a fence's
+            # backticks); written as a fence of ours.
+            start = len(out)
+            i = _copy_indented_code(lines, i, code, " " * (4 * len(lists.items)), out)
+            fenced.append(range(start, len(out)))
+            previous = ""
+            continue
+        marks = _quoted_code(line, previous) if not lists.items and ">" in line else None
+        if marks is not None:  # the same in a quote, the fence in the quote
+            start = len(out)
+            i = _copy_quoted_code(lines, i, marks, out)
+            fenced.append(range(start, len(out)))
+            previous = ""
+            continue
         opened = fence_open(line)
         if opened:
             indent = lists.indent_of(line)
@@ -242,7 +261,8 @@ def prose(text: str) -> list[str]:
                 line = f"{cut} {line}"  # a line the quote took lazily, kept in it
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
-        converted = lists.pad + _prose_line(line, previous, item_text=bool(lists.pad) or len(out) in lists.texts)
+        item_text = bool(lists.pad) or len(out) in lists.texts
+        converted = lists.pad + _prose_line(line, previous, item_text)
         if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)):
             # A line that went on a paragraph ("* ", "1. "), after a cut or a box, where
             # a block starts, would start a list's item: it stays text.
@@ -265,6 +285,11 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
+        if out and out[-1].strip(" >") and _RULE_AT.match(converted, at := _text_start(converted, item_text)):
+            # A rule ("***", "- ---") ends the block it is in, which Python-Markdown then
+            # reads again from there: a block of rules took time growing with their square.
+            out.append(converted[:at].rstrip())
+            paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
         paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1])
         out.append(converted)
@@ -690,6 +715,70 @@ def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str
     return i
 
 
+def _code_indent(line: str, lists: _ListIndent) -> int | None:
+    """Where a block starts: the columns of indentation that make ``line`` code (four
+    more than its block's: the document's, or the text of the list's item it is in),
+    or None when it is not code."""
+    text = line.lstrip(" \t")
+    if not text:
+        return None
+    indent = len(line[: len(line) - len(text)].expandtabs(4))
+    block = lists.items[-1].column if lists.items else 0
+    return block + 4 if indent >= block + 4 else None
+
+
+def _copy_indented_code(lines: list[str], start: int, columns: int, indent: str, out: list[str]) -> int:
+    """Copy the code indented ``columns`` from line ``start``, with the blank lines
+    inside it, as a fence of our own at ``indent``; the index of the line after it."""
+    end = at = start
+    while at < len(lines) and (not lines[at].strip() or _indent_of(lines[at]) >= columns):
+        if lines[at].strip():
+            end = at + 1
+        at += 1
+    body = [line.expandtabs(4)[columns:] for line in lines[start:end]]
+    if out and out[-1].strip():
+        out.append("")
+    out.extend(indent + f if f else "" for f in fence("\n".join(body)))
+    out.append("")
+    return end
+
+
+def _quoted_code(line: str, previous: str) -> str | None:
+    """The marks of the quote ``line`` is code in (indented four spaces in it, where a
+    block of the quote starts: after a line of its marks alone), or None."""
+    quote = _QUOTE.match(line)
+    if quote is None or _indent_of(line[quote.end() :]) < 4 or not line[quote.end() :].strip():
+        return None
+    marks = quote.group().replace(" ", "")
+    if not previous.strip():
+        return marks
+    before = _QUOTE.match(previous)
+    return marks if before and before.group().replace(" ", "") == marks and not previous[before.end() :].strip() else None
+
+
+def _copy_quoted_code(lines: list[str], start: int, marks: str, out: list[str]) -> int:
+    """Copy the code of the quote of ``marks`` from line ``start`` as a fence of ours in
+    that quote; the index of the line after it."""
+    body: list[str] = []
+    end = at = start
+    while at < len(lines) and (quote := _QUOTE.match(lines[at])) and quote.group().replace(" ", "") == marks:
+        inner = lines[at][quote.end() :]
+        if inner.strip() and _indent_of(inner) < 4:
+            break
+        body.append(inner.expandtabs(4)[4:])
+        at += 1
+        if inner.strip():
+            end = at
+    prefix = " ".join(marks) + " "
+    out.extend(prefix + f if f else prefix.rstrip() for f in fence("\n".join(body[: end - start])))
+    out.append(prefix.rstrip())
+    return end
+
+
+def _indent_of(line: str) -> int:
+    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(4))
+
+
 def fence_open(line: str) -> re.Match[str] | None:
     """The opening of a code fence on ``line`` (groups ``indent``, ``fence``, ``info``),
     or None. A backtick fence's info string holds no backtick."""
@@ -729,11 +818,10 @@ def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
         # A line of = or - under a line of text, in a quote or an item too, would make
         # a heading of it (and one after the other, in a quote, took time growing with
         # their square, each read with the rest of the quote again).
-        quote = _QUOTE.match(line)
-        at = quote.end() if quote else len(line) - len(line.lstrip(" ")) if item_text else 0
+        at = _text_start(line, item_text)
         inner = line[at:]
         if inner.lstrip(" ")[:1] in ("=", "-") and _SETEXT.match(inner):
-            above = previous[_QUOTE.match(previous).end() :] if quote and _QUOTE.match(previous) else previous
+            above = previous[_text_start(previous, item_text) :]
             if inner.strip()[0] == "=" or above.strip():
                 return line[:at] + _escape_outside_code(inner, setext=True)
     heading = _HEADING.match(line) if "#" in line else None
@@ -750,6 +838,14 @@ def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
         at = definition.end("lead")
         escaped = escaped[:at] + "\\" + escaped[at:]
     return escaped
+
+
+def _text_start(line: str, item_text: bool) -> int:
+    """Where the text of ``line`` starts, after its quote's marks, and after the
+    indentation of a list's item for its text (a quote may be in an item)."""
+    at = len(line) - len(line.lstrip(" ")) if item_text else 0
+    quote = _QUOTE_AT.match(line, at)
+    return quote.end() if quote else at
 
 
 def _escape_outside_code(line: str, setext: bool = False) -> str:
