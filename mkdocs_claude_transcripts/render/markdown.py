@@ -771,7 +771,9 @@ def _copy_quoted_code(lines: list[str], start: int, marks: str, out: list[str]) 
             end = at
     prefix = " ".join(marks) + " "
     out.extend(prefix + f if f else prefix.rstrip() for f in fence("\n".join(body[: end - start])))
-    out.append(prefix.rstrip())
+    # A line of the quote's marks alone after it, where the quote goes on (at its end, the
+    # fence would be put in a paragraph); else a blank line.
+    out.append(prefix.rstrip() if end < len(lines) and _QUOTE.match(lines[end]) else "")
     return end
 
 
