@@ -439,6 +439,16 @@ def test_a_long_paragraph_in_a_quote_is_cut_within_it(first: str) -> None:
     assert page.get_text().count("<y> & <z>") == 3000 + ("lazily" not in first)
 
 
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_long_paragraph_in_a_quote_in_a_list_item_is_cut_within_it(lazy: bool) -> None:
+    # Cut with a line of the quote's indentation and marks: every line stays in the quote.
+    line = "log <x> & <y> & <z> [ id" if lazy else "    > log <x> & <y> & <z> [ id"
+    out = prose("- an item\n\n    > quoted <x> & <y> & <z>\n" + (line + "\n") * 3000)
+    assert sum(1 for text in out if text.strip() == ">") > 10 or lazy
+    quote = render(out).select("ul > li > blockquote")
+    assert len(quote) == 1 and quote[0].get_text().count("<y> & <z>") == 3001
+
+
 def test_a_long_paragraph_of_plain_words_in_a_nested_item_is_cut_within_it() -> None:
     # Python-Markdown copies an item's text so far at each of its lines (and again at
     # each level of nesting): a long paragraph of plain words in an item is cut too.

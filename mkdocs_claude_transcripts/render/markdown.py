@@ -257,7 +257,7 @@ def prose(text: str) -> list[str]:
             lists.lazy_indented = False
         elif (cut := paragraph.cut(line, previous, lists)) is not None:
             out.append(cut)
-            if cut and not _QUOTE.match(line):
+            if cut and not _QUOTE.match(line) and not lists.items:
                 line = f"{cut} {line}"  # a line the quote took lazily, kept in it
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
@@ -291,7 +291,7 @@ def prose(text: str) -> list[str]:
             out.append(converted[:at].rstrip())
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
-        paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1])
+        paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1], item_text=item_text)
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
@@ -322,14 +322,18 @@ class _Paragraph:
         self.quote = ""  # the marks of the quote it is in, which its lines go on in
         self.quoted = False  # whether it is in a quote, in a list or not
         self.listed = listed  # whether it is in a list whose first item starts a block
+        self.item_quote = ""  # the indentation and marks of the quote in an item it is in
 
-    def add(self, line: str, marks: int, first: bool) -> None:
-        """A line of the paragraph, holding ``marks``; ``first`` if it starts a block."""
+    def add(self, line: str, marks: int, first: bool, item_text: bool = False) -> None:
+        """A line of the paragraph, holding ``marks``; ``first`` if it starts a block;
+        ``item_text`` if it is text of a list's item."""
         if not self.length:
             quote = _QUOTE.match(line)
             self.quote = quote.group().rstrip() if quote else ""
             self.quoted = bool(_IN_QUOTE.match(line))
             self.listed = self.listed or (first and bool(_ITEM_START.match(line[quote.end() if quote else 0 :])))
+            at = _text_start(line, item_text) if item_text and not quote else 0
+            self.item_quote = line[:at].rstrip() if ">" in line[:at] else ""
         self.length += len(line)
         self.marks += marks
 
@@ -340,6 +344,8 @@ class _Paragraph:
         lines after the cut are indented into their item."""
         if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip():
             return None
+        if lists.items and self.item_quote:
+            return self._cut_in_item(line, previous)
         if lists.items or (self.listed and not self.quote):
             # A list is cut only where this code reads it as Python-Markdown does: its
             # first item starts a block, out of quotes. (In a quote, a list's item is
@@ -355,6 +361,26 @@ class _Paragraph:
         if not (inner.strip() and _plain(inner) and _plain(before)):
             return None
         return None if _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+
+
+    def _cut_in_item(self, line: str, previous: str) -> str | None:
+        # A quote in a list's item: cut with a line of its indentation and marks, where
+        # the line has as many marks (or none: it goes on the quote lazily).
+        depth = self.item_quote.count(">")
+        inner, before = (_after_marks(text, depth) for text in (line, previous))
+        if inner is None or before is None or not (inner.strip() and _plain(inner) and _plain(before)):
+            return None
+        return None if _ITEM_START.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.item_quote
+
+
+def _after_marks(line: str, depth: int) -> str | None:
+    """The text of ``line`` after its indentation and its ``depth`` quote marks (or none,
+    a lazy line); None if it has another number of them."""
+    text = line.lstrip(" \t")
+    quote = _QUOTE.match(text)
+    if quote is None:
+        return text
+    return text[quote.end() :] if quote.group().count(">") == depth else None
 
 
 def _plain(line: str) -> bool:
