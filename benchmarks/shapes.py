@@ -331,9 +331,9 @@ def convert_seconds(folder: Path) -> tuple[float, float]:
 
 
 # Python-Markdown as the site below renders pages (the plugin registers its fences and its guard).
+_EXTENSIONS = ["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight", "tables"]
 _MARKDOWN = markdown.Markdown(
-    extensions=["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight", "tables",
-                "mkdocs_claude_transcripts.render.guard"],  # fmt: skip
+    extensions=[*_EXTENSIONS, "mkdocs_claude_transcripts.render.guard"],
     extension_configs={"pymdownx.superfences": {"custom_fences": FENCES}},
 )
 
