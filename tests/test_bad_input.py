@@ -483,6 +483,43 @@ def test_lines_of_rules_are_each_a_rule(rule: str) -> None:
     assert sum(1 for line in out if line.strip(" >") == "") >= 2499
 
 
+@pytest.mark.parametrize("blank", ["\xa0", "\u2028", "\t\u2028"])
+@pytest.mark.parametrize("before", ["a\n\n    ", "", "- a\n\n        ", "> a\n>\n>     "])
+def test_a_line_of_other_whitespace_indented_as_code_is_blank(before: str, blank: str) -> None:
+    # Indented as code, but blank to Python: it was copied as code forever.
+    assert render(prose(before + blank + "\nafter")).get_text().split()[-1] == "after"
+
+
+def test_a_long_list_in_a_quote_keeps_every_item() -> None:
+    out = prose("\n".join(f"> - item {i}: `a_{i}` & <b>" for i in range(400)))
+    assert len(render(out).select("blockquote li")) == 400
+
+
+@pytest.mark.parametrize(
+    "text", ["> 1. First step\n>\n>     Details\n>\n> 2. Second", "> - a\n>\n>     more text of a", "> - a\n>\n>     - b"]
+)
+def test_an_item_going_on_in_a_quote_is_not_code(text: str) -> None:
+    page = render(prose(text))
+    assert not page.find("pre") and page.select("blockquote li")
+
+
+def test_a_list_after_a_line_shown_in_a_box_is_a_list() -> None:
+    out = prose("Output:\n" + " ".join(f"key_{i}=<v>" for i in range(1500)) + "\n- first item\n- second item\n\nEnd")
+    assert [li.get_text() for li in render(out).find_all("li")] == ["first item", "second item"]
+
+
+def test_a_list_of_items_python_markdown_does_not_read_as_items_is_not_made_code() -> None:
+    # "1)" is an item to CommonMark, not to Python-Markdown: its text is not cut as an item's.
+    out = prose("1) Log output:\n" + "\n".join(f"  line {i} value & more" for i in range(1500)) + "\n2) next")
+    page = render(out)
+    assert not page.find("pre") and page.get_text().count("value & more") == 1500
+
+
+@pytest.mark.parametrize(("text", "rule"), [("Some text\n> ---", True), ("> a\n> ---", False), ("> a\n>\n> ---", True)])
+def test_a_line_of_dashes_in_a_quote_is_a_rule_unless_under_its_text(text: str, rule: bool) -> None:
+    assert bool(render(prose(text)).find("hr")) is rule
+
+
 @pytest.mark.parametrize("before", ["", "> "])
 @pytest.mark.parametrize("mark", ["* ", "- "])
 def test_a_long_paragraph_of_lines_that_look_like_items_stays_text_where_it_is_cut(before: str, mark: str) -> None:

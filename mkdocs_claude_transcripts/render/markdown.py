@@ -214,6 +214,7 @@ def prose(text: str) -> list[str]:
     i = 0
     previous = ""
     boxed = False  # the line before was shown in a box of its own
+    quote_list = ""  # the marks of the quote the line is in, if it holds a list's item
     while i < len(lines):
         line = lines[i]
         after_box, boxed = boxed, False
@@ -227,7 +228,8 @@ def prose(text: str) -> list[str]:
             fenced.append(range(start, len(out)))
             previous = ""
             continue
-        marks = _quoted_code(line, previous) if not lists.items and ">" in line else None
+        quote_list = _quote_list(line, quote_list)
+        marks = _quoted_code(line, previous, quote_list) if not lists.items and ">" in line else None
         if marks is not None:  # the same in a quote, the fence in the quote
             start = len(out)
             i = _copy_quoted_code(lines, i, marks, out)
@@ -263,9 +265,9 @@ def prose(text: str) -> list[str]:
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         item_text = bool(lists.pad) or len(out) in lists.texts
         converted = lists.pad + _prose_line(line, previous, item_text)
-        if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)):
+        if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)) and not _LIST_ITEM.match(converted[item.start("marker") :]):
             # A line that went on a paragraph ("* ", "1. "), after a cut or a box, where
-            # a block starts, would start a list's item: it stays text.
+            # a block starts, would start a list's item with no text: it stays text.
             converted = converted[: item.start("marker")] + _escaped_marker(item["marker"]) + converted[item.end("marker") :]
         marks = _marks(converted)
         heavy = len(converted) * marks > _PARAGRAPH_WEIGHT
@@ -360,7 +362,7 @@ class _Paragraph:
             inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
         if not (inner.strip() and _plain(inner) and _plain(before)):
             return None
-        return None if _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+        return None if _LIST_ITEM.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
 
 
     def _cut_in_item(self, line: str, previous: str) -> str | None:
@@ -456,7 +458,9 @@ def _is_heading(match: re.Match[str] | None) -> bool:
 class _Item:
     column: int  # where the item's text starts
     nested_at: int | None = None  # output line of a nested list right under its first line
-    compound: bool = False  # its text starts another list on its first line ("- 1. x")
+    # Its text starts another list on its first line ("- 1. x"), or it is an item only
+    # to this code ("1)", which Python-Markdown does not read as one): not cut.
+    compound: bool = False
 
 
 class _ListIndent:
@@ -502,7 +506,8 @@ class _ListIndent:
             if self.items and self._last_item_line == at - 1 and self.items[-1].nested_at is None:
                 self.items[-1].nested_at = at
             column = indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)
-            self.items.append(_Item(column, compound=bool(_COMPOUND.match(line, item.end()))))
+            compound = bool(_COMPOUND.match(line, item.end())) or item["marker"].endswith(")")
+            self.items.append(_Item(column, compound=compound))
             self._last_item_line = at
             return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
         self.quoted = self.quoted or line[lead:].startswith(">")
@@ -746,7 +751,7 @@ def _code_indent(line: str, lists: _ListIndent) -> int | None:
     more than its block's: the document's, or the text of the list's item it is in),
     or None when it is not code."""
     text = line.lstrip(" \t")
-    if not text:
+    if not line.strip():  # blank, to Python (the line is taken for blank below)
         return None
     indent = len(line[: len(line) - len(text)].expandtabs(4))
     block = lists.items[-1].column if lists.items else 0
@@ -756,7 +761,7 @@ def _code_indent(line: str, lists: _ListIndent) -> int | None:
 def _copy_indented_code(lines: list[str], start: int, columns: int, indent: str, out: list[str]) -> int:
     """Copy the code indented ``columns`` from line ``start``, with the blank lines
     inside it, as a fence of our own at ``indent``; the index of the line after it."""
-    end = at = start
+    end, at = start + 1, start + 1  # the first line is code
     while at < len(lines) and (not lines[at].strip() or _indent_of(lines[at]) >= columns):
         if lines[at].strip():
             end = at + 1
@@ -769,13 +774,32 @@ def _copy_indented_code(lines: list[str], start: int, columns: int, indent: str,
     return end
 
 
-def _quoted_code(line: str, previous: str) -> str | None:
+def _quote_list(line: str, listed: str) -> str:
+    """The marks of the quote ``line`` is in, if it or a line before in that quote is a
+    list's item (``listed``: as found before ``line``); "" if none."""
+    if not line.strip():
+        return ""
+    quote = _QUOTE.match(line)
+    if quote is None:
+        return listed  # a lazy line, or text after the quote
+    marks = quote.group().replace(" ", "")
+    if marks != listed and not listed.startswith(marks):
+        listed = ""
+    return marks if _ITEM_START.match(line[quote.end() :]) else listed
+
+
+def _quoted_code(line: str, previous: str, listed: str) -> str | None:
     """The marks of the quote ``line`` is code in (indented four spaces in it, where a
-    block of the quote starts: after a line of its marks alone), or None."""
+    block of the quote starts: after a line of its marks alone), or None; not in a
+    quote that holds a list (``listed``: its marks), whose items this code does not
+    follow (four spaces in, a line may be an item's text)."""
+    line = line.expandtabs(4)  # as Python-Markdown reads it: ">\tx" is "> " and two spaces
     quote = _QUOTE.match(line)
     if quote is None or _indent_of(line[quote.end() :]) < 4 or not line[quote.end() :].strip():
         return None
     marks = quote.group().replace(" ", "")
+    if marks == listed:
+        return None
     if not previous.strip():
         return marks
     before = _QUOTE.match(previous)
@@ -850,6 +874,8 @@ def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
         inner = line[at:]
         if inner.lstrip(" ")[:1] in ("=", "-") and _SETEXT.match(inner):
             above = previous[_text_start(previous, item_text) :]
+            if line[:at].count(">") != previous[: len(previous) - len(above)].count(">"):
+                above = ""  # under a line out of its quote, it starts the quote: a rule
             if inner.strip()[0] == "=" or above.strip():
                 return line[:at] + _escape_outside_code(inner, setext=True)
     heading = _HEADING.match(line) if "#" in line else None
