@@ -503,6 +503,12 @@ def test_an_item_going_on_in_a_quote_is_not_code(text: str) -> None:
     assert not page.find("pre") and page.select("blockquote li")
 
 
+def test_a_heading_ends_the_list_before_it() -> None:
+    # So code indented four spaces after it is code, shown as it is.
+    code = render(prose("- item\n## Heading\n\n    code <x>")).find("pre")
+    assert code is not None and code.get_text().strip() == "code <x>" and not code.find_parent("li")
+
+
 def test_a_list_after_a_line_shown_in_a_box_is_a_list() -> None:
     out = prose("Output:\n" + " ".join(f"key_{i}=<v>" for i in range(1500)) + "\n- first item\n- second item\n\nEnd")
     assert [li.get_text() for li in render(out).find_all("li")] == ["first item", "second item"]

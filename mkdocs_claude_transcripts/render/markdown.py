@@ -297,6 +297,8 @@ def prose(text: str) -> list[str]:
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
+            if line.startswith("#"):
+                lists.close()  # and, where a line starts with it, the list it came after
             line = ""
         previous = line
         i += 1
@@ -558,6 +560,11 @@ class _ListIndent:
         if after_blank and owner.nested_at is not None:
             self.breaks.add(owner.nested_at)
         return 4 * len(self.items) + indent - owner.column
+
+    def close(self) -> None:
+        """End every list: what follows is not in any."""
+        self.items.clear()
+        self.lazy_indented = False
 
     def _close(self, indent: int, after_blank: bool) -> None:
         while self.items and self.items[-1].column > indent:
