@@ -490,6 +490,12 @@ def test_a_line_of_other_whitespace_indented_as_code_is_blank(before: str, blank
     assert render(prose(before + blank + "\nafter")).get_text().split()[-1] == "after"
 
 
+@pytest.mark.parametrize(("text", "code"), [(">\t\tcode <b>", "  code <b>"), ("> > \t  code <b>", "  code <b>"), ("> \tx", None)])
+def test_tabs_after_a_quotes_marks_count_as_python_markdown_counts_them(text: str, code: str | None) -> None:
+    shown = render(prose(text)).find("pre")
+    assert (shown.get_text().strip("\n") if shown else None) == code
+
+
 def test_a_long_list_in_a_quote_keeps_every_item() -> None:
     out = prose("\n".join(f"> - item {i}: `a_{i}` & <b>" for i in range(400)))
     assert len(render(out).select("blockquote li")) == 400

@@ -818,11 +818,11 @@ def _copy_quoted_code(lines: list[str], start: int, marks: str, out: list[str]) 
     that quote; the index of the line after it."""
     body: list[str] = []
     end = at = start
-    while at < len(lines) and (quote := _QUOTE.match(lines[at])) and quote.group().replace(" ", "") == marks:
-        inner = lines[at][quote.end() :]
-        if inner.strip() and _indent_of(inner) < 4:
+    while at < len(lines) and (quote := _QUOTE.match(line := lines[at].expandtabs(4))) and quote.group().replace(" ", "") == marks:
+        inner = line[quote.end() :]
+        if inner.strip() and _indent_of(inner) < 4 and at > start:  # (the first line is code)
             break
-        body.append(inner.expandtabs(4)[4:])
+        body.append(inner[4:])
         at += 1
         if inner.strip():
             end = at
