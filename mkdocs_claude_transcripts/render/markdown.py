@@ -53,8 +53,7 @@ LONG_CODE_LINE = 10_000
 _PARAGRAPH_WEIGHT = 1 << 22
 _MARKS = "\\&`*_[<"
 _BLOCK_STARTS = "\t>|"
-_QUOTE = re.compile(r"^(?: {0,3}>[ ]?)+")  # the marks of a quote, nested or not
-_QUOTE_AT = re.compile(r"(?: {0,3}>[ ]?)+")
+_QUOTE = re.compile(r"(?: {0,3}>[ ]?)+")  # the marks of a quote, nested or not (matched where a line's text starts)
 
 # Characters with a meaning in inline Markdown. Those Python-Markdown can
 # escape with a backslash get one; the others become character references.
@@ -99,8 +98,8 @@ _IMAGE_START = re.compile(r"!\[")
 _PARENS = re.compile(r"[()]")
 _DEEPEST_BLOCKS = 16  # quotes and lists nested deeper are shown as text
 _MARKER = re.compile(r"[ \t]*(?P<marker>>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]))[ \t]*")
-_RULE = HRProcessor.SEARCH_RE  # a line of list markers may be a rule, as Python-Markdown reads it
-_RULE_AT = re.compile(_RULE.pattern.removeprefix("^"))  # the same, from where a line's text starts
+# A line of list markers may be a rule, as Python-Markdown reads it (matched where a line's text starts).
+_RULE = re.compile(HRProcessor.SEARCH_RE.pattern.removeprefix("^"))
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
@@ -228,7 +227,7 @@ def prose(text: str) -> list[str]:
             fenced.append(range(start, len(out)))
             previous = ""
             continue
-        quote_list = _quote_list(line, quote_list)
+        quote_list = _quote_list(line, quote_list) if quote_list or ">" in line else ""
         marks = _quoted_code(line, previous, quote_list) if not lists.items and ">" in line else None
         if marks is not None:  # the same in a quote, the fence in the quote
             start = len(out)
@@ -287,7 +286,7 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
-        if out and out[-1].strip(" >") and _RULE_AT.match(converted, at := _text_start(converted, item_text)):
+        if out and out[-1].strip(" >") and _RULE.match(converted, at := _text_start(converted, item_text)):
             # A rule ("***", "- ---") ends the block it is in, which Python-Markdown then
             # reads again from there: a block of rules took time growing with their square.
             out.append(converted[:at].rstrip())
@@ -491,7 +490,7 @@ class _ListIndent:
             self.lazy_indented = self.quoted = False
             return line
         lead = len(line) - len(line.lstrip(" \t"))
-        indent = len(line[:lead].expandtabs(4))
+        indent = _indent_of(line)
         # An item with no text is one where a block starts (under text, "- " is a line
         # under a heading, and shown as text).
         item = _ITEM.match(line) or (_EMPTY_ITEM.match(line) if after_blank else None)
@@ -536,8 +535,7 @@ class _ListIndent:
             return False
         if self.items[-1].compound or self.quoted:
             return False  # its text would go on in a block this code does not follow
-        indent = len(line[: len(line) - len(text)].expandtabs(4))
-        if indent >= self.items[-1].column + 4:
+        if _indent_of(line) >= self.items[-1].column + 4:
             return False  # after a blank line, code
         self.lazy_indented = True
         return True
@@ -545,7 +543,7 @@ class _ListIndent:
     def indent_of(self, line: str) -> str:
         """The indentation a fence starting on ``line`` gets (a fence is never a lazy line)."""
         lead = len(line) - len(line.lstrip(" \t"))
-        new = self._continuation(len(line[:lead].expandtabs(4)), after_blank=True)
+        new = self._continuation(_indent_of(line), after_blank=True)
         return line[:lead] if new is None else " " * new
 
     def _continuation(self, indent: int, after_blank: bool) -> int | None:
@@ -745,24 +743,26 @@ def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str
     end = fence_end(lines, start, opened["fence"])
     body = [line[len(original) :] if line.startswith(original) else line.lstrip() for line in lines[start + 1 : end]]
     i = end + 1
-    info = opened["info"].strip().split(" ")[0].lstrip("{.")
+    _put_fence(out, "\n".join(body), opened["info"].strip().split(" ")[0].lstrip("{."), indent)
+    return i
+
+
+def _put_fence(out: list[str], text: str, info: str, indent: str) -> None:
+    """Write ``text`` as a fence of our own at ``indent``, a block of its own."""
     if out and out[-1].strip():
         out.append("")
-    out.extend(indent + f if f else "" for f in fence("\n".join(body), info))
+    out.extend(indent + f if f else "" for f in fence(text, info))
     out.append("")
-    return i
 
 
 def _code_indent(line: str, lists: _ListIndent) -> int | None:
     """Where a block starts: the columns of indentation that make ``line`` code (four
     more than its block's: the document's, or the text of the list's item it is in),
     or None when it is not code."""
-    text = line.lstrip(" \t")
     if not line.strip():  # blank, to Python (the line is taken for blank below)
         return None
-    indent = len(line[: len(line) - len(text)].expandtabs(4))
     block = lists.items[-1].column if lists.items else 0
-    return block + 4 if indent >= block + 4 else None
+    return block + 4 if _indent_of(line) >= block + 4 else None
 
 
 def _copy_indented_code(lines: list[str], start: int, columns: int, indent: str, out: list[str]) -> int:
@@ -773,11 +773,7 @@ def _copy_indented_code(lines: list[str], start: int, columns: int, indent: str,
         if lines[at].strip():
             end = at + 1
         at += 1
-    body = [line.expandtabs(4)[columns:] for line in lines[start:end]]
-    if out and out[-1].strip():
-        out.append("")
-    out.extend(indent + f if f else "" for f in fence("\n".join(body)))
-    out.append("")
+    _put_fence(out, "\n".join(line.expandtabs(4)[columns:] for line in lines[start:end]), "", indent)
     return end
 
 
@@ -873,7 +869,7 @@ def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
     bracket = "[" in line
     if bracket and _TOC.match(line):
         return line.replace("[", "\\[", 1)
-    if "=" in line or "-" in line:
+    if line.lstrip(" >")[:1] in ("=", "-"):
         # A line of = or - under a line of text, in a quote or an item too, would make
         # a heading of it (and one after the other, in a quote, took time growing with
         # their square, each read with the rest of the quote again).
@@ -905,7 +901,7 @@ def _text_start(line: str, item_text: bool) -> int:
     """Where the text of ``line`` starts, after its quote's marks, and after the
     indentation of a list's item for its text (a quote may be in an item)."""
     at = len(line) - len(line.lstrip(" ")) if item_text else 0
-    quote = _QUOTE_AT.match(line, at)
+    quote = _QUOTE.match(line, at)
     return quote.end() if quote else at
 
 
