@@ -217,7 +217,7 @@ def prose(text: str) -> list[str]:
     while i < len(lines):
         line = lines[i]
         after_box, boxed = boxed, False
-        code = _code_indent(line, lists) if not previous.strip() else None
+        code = _code_indent(line, lists) if line[:1] in (" ", "\t") and not previous.strip() else None
         if code is not None:
             # Code indented four spaces more than its block, where a block starts:
             # Python-Markdown shows it as it is (this code's escapes too, and a fence's
