@@ -554,6 +554,48 @@ def test_a_line_of_equals_or_dashes_under_text_is_shown_as_it_is(before: str, ru
     assert page.get_text().split() == ["Some", "text", *rule.split(), *rule.split()]
 
 
+@pytest.mark.parametrize(
+    ("first", "under"), [("", ""), ("> ", "> "), ("- ", "  "), ("1. ", "   "), ("- a\n  - ", "    "), ("- a\n\n  > ", "  > ")]
+)
+def test_a_table_right_under_a_line_of_text_is_a_table(first: str, under: str) -> None:
+    # CommonMark lets a table's header follow a paragraph's line; Python-Markdown reads
+    # a table only as a block of its own. In a list's item or a quote, its rows were
+    # shown as text (in an item, each a paragraph), and an item after it taken for a row.
+    text = f"{first}Results:\n{under}| name | value |\n{under}|---|---|\n{under}| a | 1 |\n{under}| b | 2 |"
+    page = render(prose(text + ("\n- next" if "-" in first else "\n2. next" if "1." in first else "")))
+    tables = page.find_all("table")
+    assert len(tables) == 1
+    assert [[cell.get_text() for cell in row.find_all(["th", "td"])] for row in tables[0].find_all("tr")] == [
+        ["name", "value"], ["a", "1"], ["b", "2"]
+    ]  # fmt: skip
+    assert "Results:" in page.get_text() and "|" not in page.get_text()
+    if first.strip():
+        assert tables[0].find_parent("li" if "-" in first or "1." in first else "blockquote")
+    if "-" in first or "1." in first:
+        assert page.find_all("li")[-1].get_text().strip() == "next"
+
+
+@pytest.mark.parametrize("text", ["Results:\n| name |\nmore", "- Results:\n  | name | value |\n  | a | 1 |", "> a\n> | x |\n> | y |"])
+def test_a_line_of_bars_under_text_without_a_header_line_stays_in_its_paragraph(text: str) -> None:
+    # (CommonMark too: a table needs the line under its header.)
+    page = render(prose(text))
+    first = text.lstrip("-> ").split()[0]
+    assert not page.find("table")
+    assert any(string.startswith(first) and "|" in string for string in page.strings)
+
+
+@pytest.mark.parametrize(("first", "under"), [("> ", "> "), ("> > ", "> > "), ("- a\n\n  > ", "  > ")])
+@pytest.mark.parametrize("marker", ["-", "1."])
+def test_a_list_right_under_a_quotes_text_is_a_list(first: str, under: str, marker: str) -> None:
+    # CommonMark lets a list interrupt a paragraph; Python-Markdown does not, and showed
+    # its markers as text (at the top, a blank line was put before it already).
+    text = f"{first}Steps:\n{under}{marker} one\n{under}{marker} two\n{under}   more of two\n{under}{marker} three"
+    page = render(prose(text))
+    items = page.select("blockquote li")
+    assert [" ".join(item.get_text().split()) for item in items] == ["one", "two more of two", "three"]
+    assert "Steps:" in items[0].find_parent("blockquote").get_text()
+
+
 @pytest.mark.parametrize("indent", ["", "  "])
 def test_a_long_paragraph_in_a_list_item_is_cut_within_it(indent: str) -> None:
     # A log that goes on an item's text, lazily or indented under it: cut as others are,

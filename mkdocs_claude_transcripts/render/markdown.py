@@ -111,6 +111,10 @@ _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an it
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
+_ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
+_QUOTED_ROW = re.compile(r"^[ \t>]*\|.*\|[ \t]*$")  # a table's row, in a quote or a list or not
+_QUOTED_ITEM = re.compile(_LIST_ITEM.pattern.removeprefix("^"))  # a list's item, matched where a quote's text starts
+_DELIMITER_ROW = re.compile(r"^[ \t>]*\|(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*$")  # the line under a table's header
 
 
 def clean(text: str) -> str:
@@ -227,6 +231,7 @@ def prose(text: str) -> list[str]:
             fenced.append(range(start, len(out)))
             previous = ""
             continue
+        quote_listed = bool(quote_list)  # the quote before this line holds a list's item
         quote_list = _quote_list(line, quote_list) if quote_list or ">" in line else ""
         marks = _quoted_code(line, previous, quote_list) if not lists.items and ">" in line else None
         if marks is not None:  # the same in a quote, the fence in the quote
@@ -286,9 +291,7 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
-        if out and out[-1].strip(" >") and _RULE.match(converted, at := _text_start(converted, item_text)):
-            # A rule ("***", "- ---") ends the block it is in, which Python-Markdown then
-            # reads again from there: a block of rules took time growing with their square.
+        if out and out[-1].strip(" >") and _block_under_text(converted, at := _text_start(converted, item_text), out[-1], lines[i + 1 : i + 2], quote_listed):
             out.append(converted[:at].rstrip())
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
@@ -443,11 +446,24 @@ def _escaped_marker(marker: str) -> str:
 
 
 def _starts_block(line: str, previous: str) -> bool:
-    if _LIST_ITEM.match(line):
-        return not _LIST_ITEM.match(previous) and not previous.startswith((" ", "\t"))
-    if _TABLE_ROW.match(line):
-        return not _TABLE_ROW.match(previous)
+    if _LIST_ITEM.match(line):  # (an item's indented text before it is not; a table's row is)
+        return not _LIST_ITEM.match(previous) and (not previous.startswith((" ", "\t")) or bool(_QUOTED_ROW.match(previous)))
     return "#" in line and _is_heading(_HEADING.match(line))
+
+
+def _block_under_text(line: str, at: int, previous: str, following: list[str], quote_listed: bool) -> bool:
+    """Whether ``line``, its text starting at ``at``, under a line of text, needs a
+    blank line (or one of its quote's marks) before it: a rule ("***", "- ---") ends
+    the block it is in, which Python-Markdown then reads again from there (a block of
+    rules took time growing with their square). CommonMark lets a table's header, and
+    a list's first item, interrupt a paragraph, Python-Markdown does not: a table
+    under text, in a list's item or a quote as at the top, had its rows shown as text,
+    and a list under a quote's text its markers (at the top, ``_starts_block``)."""
+    if _RULE.match(line, at):
+        return True
+    if _ROW.match(line, at):
+        return not _QUOTED_ROW.match(previous) and bool(following and _DELIMITER_ROW.match(following[0]))
+    return ">" in line[:at] and not quote_listed and bool(_QUOTED_ITEM.match(line, at)) and not _QUOTED_ITEM.match(previous, _text_start(previous, True))
 
 
 def _is_heading(match: re.Match[str] | None) -> bool:
