@@ -10,7 +10,8 @@ process per core), and with one process (``--jobs 1``); claude-code-log converts
 the projects in one run (``--all-projects``), and, as a user converting one project
 at a time would, once per project folder. This project runs as its
 command line, ``mkdocs-claude-transcripts convert``, which writes everything a site
-gets: pages, images, ``session.json`` files, an index. claude-code-log is installed
+gets: pages, images, ``session.json`` files, an index; and with ``--no-json``, which
+writes Markdown alone, as claude-code-log's ``-f md`` does. claude-code-log is installed
 on first use in benchmarks/.venv-ccl (never a dependency of the project).
 """
 
@@ -53,11 +54,11 @@ def claude_code_log() -> Path:
     return command
 
 
-def time_ours(corpus: Path, repeat: int, jobs: int = 0) -> float:
+def time_ours(corpus: Path, repeat: int, jobs: int = 0, *extra: str) -> float:
     best = float("inf")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
-            command = [sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(corpus), "-o", out, "--jobs", str(jobs)]
+            command = [sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(corpus), "-o", out, "--jobs", str(jobs), *extra]
             best = min(best, run(command).seconds)
     return best
 
@@ -102,12 +103,14 @@ def main() -> None:
     size = corpus_bytes(args.corpus) / 1024 / 1024
     floor = time_floor(args.corpus, args.repeat)
     ours, ours_one = time_ours(args.corpus, args.repeat), time_ours(args.corpus, args.repeat, jobs=1)
+    markdown_only = time_ours(args.corpus, args.repeat, 0, "--no-json")
     ccl, ccl_one = time_ccl(args.corpus, args.repeat), time_ccl(args.corpus, args.repeat, jobs=1)
     ccl_each = time_ccl_per_project(args.corpus, args.repeat)
     version = subprocess.run([str(claude_code_log()), "--version"], capture_output=True, text=True).stdout.strip()
     rows = [["what", "seconds", "MB/s", "vs json.loads"], ["json.loads (floor)", f"{floor:.2f}", f"{size / floor:.1f}", "1.0x"]]
     for name, seconds in (
         ("mkdocs-claude-transcripts", ours), ("mkdocs-claude-transcripts --jobs 1", ours_one),
+        ("mkdocs-claude-transcripts --no-json (Markdown alone)", markdown_only),
         (f"{version} --all-projects", ccl), (f"{version} --all-projects --jobs 1", ccl_one),
         (f"{version}, one run per project folder", ccl_each),
     ):  # fmt: skip
@@ -115,8 +118,9 @@ def main() -> None:
     print(f"Conversion of {size:.1f} MB of transcripts ({args.corpus}), best of {args.repeat}, start-up included, {cores()} cores\n")
     print(table(rows))
     print(f"\nclaude-code-log takes {ccl / ours:.1f} times as long as mkdocs-claude-transcripts (goal: 5 or more); "
-          f"in one process each, {ccl_one / ours_one:.1f} times; run once per project, {ccl_each / ours:.1f} times")  # fmt: skip
-    dump("conversion", {"megabytes": size, "cores": cores(), "floor": floor, "ours": ours, "ours_one_process": ours_one,
+          f"in one process each, {ccl_one / ours_one:.1f} times; run once per project, {ccl_each / ours:.1f} times; "
+          f"against Markdown alone (--no-json), {ccl / markdown_only:.1f} times")  # fmt: skip
+    dump("conversion", {"megabytes": size, "cores": cores(), "floor": floor, "ours": ours, "ours_one_process": ours_one, "ours_markdown_only": markdown_only,
                         "claude_code_log": ccl, "claude_code_log_one_process": ccl_one,
                         "claude_code_log_per_project": ccl_each, "ccl_version": version})  # fmt: skip
 

@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="material (the default: Material for MkDocs, Zensical) or github (GitHub's Markdown)")  # fmt: skip
     convert.add_argument("--report", action="store_true", help="write nothing: say what would be redacted and what is wrong")
     convert.add_argument("--no-redact", action="store_true", help="leave secrets as they are (for a look of your own)")
+    convert.add_argument("--no-json", action="store_true", help="write no session.json beside each session's pages")
     convert.add_argument("--thinking", choices=["shown", "collapsed", "hidden"], default="collapsed")
     convert.add_argument("--tool-calls", choices=["open", "collapsed"], default="collapsed")
     convert.add_argument("--timezone", default="UTC", help="the time zone times are shown in (an IANA name)")
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("schema", help="print the JSON Schema of session.json, as in docs/session.schema.json")
     args = parser.parse_args(argv)
     if args.command == "convert":
-        options = RenderOptions(thinking=args.thinking, tool_calls=args.tool_calls, timezone=args.timezone)
+        options = RenderOptions(thinking=args.thinking, tool_calls=args.tool_calls, timezone=args.timezone, export=not args.no_json)
         request = Request(
             paths=args.paths, out=args.out, single_file=args.single_file, max_chars=args.max_chars,
             flavour=args.flavour, report=args.report, options=options, redact=not args.no_redact, jobs=args.jobs,

@@ -55,6 +55,15 @@ def test_a_folder_becomes_pages_another_site_builds_without_the_plugin(tmp_path:
     assert page.select("details.ct-tool") and page.select(".admonition.ct-user")
 
 
+def test_no_json_writes_the_same_pages_and_no_session_json(tmp_path: Path, capsys) -> None:
+    for name, extra in (("with", ()), ("without", ("--no-json",))):
+        status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / name), *extra, capsys=capsys)
+        assert status == 0, err
+    written = {name: {p.relative_to(tmp_path / name).as_posix(): p.read_bytes() for p in (tmp_path / name).rglob("*") if p.is_file()} for name in ("with", "without")}
+    assert {p for p in written["with"] if p.endswith("session.json")} == set(written["with"]) - set(written["without"]) != set()
+    assert all(written["without"][p] == written["with"][p] for p in written["without"])
+
+
 def test_two_sessions_whose_pages_would_share_a_folder_are_both_written(tmp_path: Path, capsys) -> None:
     given = tmp_path / "given"
     for folder, session in ((".claude", S1), ("claude", "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58")):

@@ -58,6 +58,10 @@ class _Marker(Preprocessor):
             # Raw HTML blocks become paragraphs, whose HTML the inline guard escapes.
             blocks["html_block"].run = lambda lines: lines  # type: ignore[method-assign]
         self.md.inlinePatterns.register(_GuardedHtml(HTML_RE, self.md), "html", 90)
+        if "olist" in self.md.parser.blockprocessors:
+            # A numbered list starts at its first number, as CommonMark has it: steps
+            # between which code was shown ("1." ... "2." ...) were each numbered 1.
+            self.md.parser.blockprocessors["olist"].LAZY_OL = False  # type: ignore[attr-defined]
         if "fenced_code_block" in blocks and type(blocks["fenced_code_block"]).__name__ == "SuperFencesBlockPreprocessor":
             reassembled_at_once(blocks["fenced_code_block"])  # transcript pages hold thousands of fences
         return lines[1:]

@@ -485,10 +485,13 @@ class _ListIndent:
     text, often 2 or 3 spaces in) the way Python-Markdown reads them (4 spaces a
     level). Without this, Python-Markdown flattens such lists, or moves their text.
 
-    One more of its quirks is avoided here: inside a block, an item whose first
+    Two more of its quirks are avoided here. Inside a block, an item whose first
     line is followed at once by a nested list, and later by a blank line and more
-    text, is shown with the nested list first. Such items get a blank line
-    before their nested list (``breaks``), which keeps their order.
+    text (its own, or a nested item's), is shown with the nested list first: such
+    items get a blank line before their nested list (``breaks``), which keeps their
+    order. And Python-Markdown reads the lines after a blank line as one block, all
+    of it in the item the first is indented into: an item less indented than that
+    line (the next item of the list above) gets a blank line before it too.
     """
 
     def __init__(self) -> None:
@@ -499,6 +502,7 @@ class _ListIndent:
         self.pad = ""  # the indentation to put before the line last given, once written
         self.quoted = False  # a quote in an item, which lazy lines go on
         self._last_item_line = -2
+        self._block_level = 0  # the level of the item the lines since a blank line are in
 
     def line(self, line: str, after_blank: bool, at: int) -> str:
         self.pad = ""
@@ -516,6 +520,12 @@ class _ListIndent:
             self.lazy_indented = self.quoted = False
             self._close(indent, after_blank)
             level = len(self.items)
+            if after_blank:
+                self._block_level = level
+                self._keep_order()
+            elif level < self._block_level:
+                self.breaks.add(at)
+                self._block_level = level
             if level:
                 self.texts.add(at)
             if level >= _DEEPEST_BLOCKS:  # shown as a line of the deepest item's text
@@ -535,6 +545,8 @@ class _ListIndent:
             self.texts.add(at)
             return line[lead:]
         new = self._continuation(indent, after_blank)
+        if after_blank:
+            self._block_level = len(self.items)
         if new is None:
             return line
         if new < 4 * len(self.items) + 4:  # not code in its item
@@ -557,10 +569,15 @@ class _ListIndent:
         return True
 
     def indent_of(self, line: str) -> str:
-        """The indentation a fence starting on ``line`` gets (a fence is never a lazy line)."""
+        """The indentation a fence starting on ``line`` gets (a fence is never a lazy
+        line): never that of code in its block, which would show the fence's markup
+        (a fence indented four spaces or more under a line of text, where it is not
+        code, is shown as the code it holds)."""
         lead = len(line) - len(line.lstrip(" \t"))
         new = self._continuation(_indent_of(line), after_blank=True)
-        return line[:lead] if new is None else " " * new
+        if new is None:
+            return line[:lead] if _indent_of(line) < 4 else ""
+        return " " * (new if new < 4 * len(self.items) + 4 else 4 * len(self.items))
 
     def _continuation(self, indent: int, after_blank: bool) -> int | None:
         if not self.items:
@@ -570,10 +587,14 @@ class _ListIndent:
         self._close(indent, after_blank)
         if not self.items:
             return None
-        owner = self.items[-1]
-        if after_blank and owner.nested_at is not None:
-            self.breaks.add(owner.nested_at)
-        return 4 * len(self.items) + indent - owner.column
+        if after_blank:
+            self._keep_order()
+        return 4 * len(self.items) + indent - self.items[-1].column
+
+    def _keep_order(self) -> None:
+        """After a blank line, in the items open: a blank line before a nested list
+        right under an item's first line (see the class)."""
+        self.breaks.update(item.nested_at for item in self.items if item.nested_at is not None)
 
     def close(self) -> None:
         """End every list: what follows is not in any."""

@@ -1,0 +1,117 @@
+"""Markdown as Claude writes it (CommonMark, with GitHub's tables) shows on a page as
+CommonMark shows it: the blocks of each message, their nesting and their text.
+
+Each text is rendered as a message is (``prose``, in a block, on a guarded page)
+and its blocks are read back as an outline, whether a list is tight or loose left
+aside. The outlines expected are CommonMark's.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import Tag
+
+from mkdocs_claude_transcripts.render.markdown import block, prose
+
+from .test_markdown_properties import render
+
+_BLOCKS = {"ol", "ul", "li", "p", "blockquote", "table", "tr", "pre", "hr"}
+
+
+def outline(text: str) -> str:
+    """The blocks of ``text`` as a message shows them: "OL LI P:text /LI /OL"..."""
+    page = render(block("ct-answer", "Answer", prose(text)), guard=True)
+    body = page.find("div", class_="ct-answer")
+    assert isinstance(body, Tag)
+    body.find("p", class_="admonition-title").decompose()  # type: ignore[union-attr]
+    return " ".join(_tokens(body))
+
+
+def _tokens(element: Tag) -> list[str]:
+    out: list[str] = []
+    loose: list[str] = []  # text of a block, outside its nested blocks
+    for child in element.children:
+        if isinstance(child, Tag) and (child.name in _BLOCKS or child.find(list(_BLOCKS))):
+            if " ".join(loose).split():
+                out.append("P:" + " ".join(" ".join(loose).split()))
+            loose = []
+            if child.name == "p":
+                out.append("P:" + " ".join(child.get_text().split()))
+            elif child.name == "pre":
+                out.append("CODE:" + " ".join(child.get_text().split()))
+            elif child.name == "tr":
+                out.append("TR:" + "|".join(" ".join(cell.get_text().split()) for cell in child.find_all(["th", "td"])))
+            elif child.name == "hr":
+                out.append("HR")
+            elif child.name in _BLOCKS:
+                start = f"({child['start']})" if child.name == "ol" and child.get("start") else ""
+                out += [child.name.upper() + start, *_tokens(child), "/" + child.name.upper()]
+            else:
+                out += _tokens(child)  # a table's head and body, a highlighted block's div
+        else:
+            loose.append(child.get_text() if isinstance(child, Tag) else str(child))
+    if " ".join(loose).split():
+        out.append("P:" + " ".join(" ".join(loose).split()))
+    return out
+
+
+CASES = {
+    "a fence in a nested item, then the next items": (
+        "1. **Phase 1**\n   - task a\n     ```bash\n     make\n     ```\n   - task b\n2. **Phase 2**",
+        "OL LI P:Phase 1 UL LI P:task a CODE:make /LI LI P:task b /LI /UL /LI LI P:Phase 2 /LI /OL",
+    ),
+    "a nested item after a blank line": (
+        "1. Setup:\n   - a\n\n   - b",
+        "OL LI P:Setup: UL LI P:a /LI LI P:b /LI /UL /LI /OL",
+    ),
+    "a nested item's paragraph, then the next nested item": (
+        "- Parent:\n  - a\n\n    more a\n  - b",
+        "UL LI P:Parent: UL LI P:a P:more a /LI LI P:b /LI /UL /LI /UL",
+    ),
+    "a nested item, a blank line, then the next item of the list above": (
+        "- a\n\n  - b\n- c",
+        "UL LI P:a UL LI P:b /LI /UL /LI LI P:c /LI /UL",
+    ),
+    "numbered steps with code between them": (
+        "1. Install:\n```bash\npip install x\n```\n2. Run:\n```bash\nx run\n```\n3. Done",
+        "OL LI P:Install: /LI /OL CODE:pip install x OL(2) LI P:Run: /LI /OL CODE:x run OL(3) LI P:Done /LI /OL",
+    ),
+    "a numbered list that does not start at 1": (
+        "Next:\n\n3. Third\n4. Fourth",
+        "P:Next: OL(3) LI P:Third /LI LI P:Fourth /LI /OL",
+    ),
+    "a table right under an item's text": (
+        "- Results:\n  | name | value |\n  |---|---|\n  | a | 1 |\n- next",
+        "UL LI P:Results: TABLE TR:name|value TR:a|1 /TABLE /LI LI P:next /LI /UL",
+    ),
+    "a table right under a quote's text": (
+        "> Results:\n> | name | value |\n> |---|---|\n> | a | 1 |",
+        "BLOCKQUOTE P:Results: TABLE TR:name|value TR:a|1 /TABLE /BLOCKQUOTE",
+    ),
+    "a list right under a quote's text": (
+        "> Steps:\n> 1. one\n> 2. two",
+        "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_blocks_show_as_commonmark_shows_them(case: str) -> None:
+    text, expected = CASES[case]
+    assert outline(text) == expected
+
+
+def test_the_outline_tells_lists_apart() -> None:
+    # The outline itself: nesting, numbers and text are read from the page.
+    assert outline("- a\n    - b") != outline("- a\n- b")
+    assert outline("2. a") == "OL(2) LI P:a /LI /OL"
+
+
+@pytest.mark.parametrize("first", ["Text:\n", "- Text:\n  ", "- a\n  - Text:\n    "])
+def test_a_fence_indented_four_more_under_text_shows_its_code(first: str) -> None:
+    # Not code there (CommonMark shows its backticks as text); written at the
+    # indentation of code, the fence of the plugin's making showed its own markup.
+    under = first.rsplit("\n", 1)[-1]
+    page = render(block("ct-answer", "Answer", prose(f"{first}Text:\n{under}    ```bash\n{under}    make <x>\n{under}    ```\nend")), guard=True)
+    assert [pre.get_text().strip() for pre in page.find_all("pre")] == ["make <x>"]
+    assert "ct-code" not in page.get_text()
