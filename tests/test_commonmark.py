@@ -88,6 +88,34 @@ CASES = {
         "> Results:\n> | name | value |\n> |---|---|\n> | a | 1 |",
         "BLOCKQUOTE P:Results: TABLE TR:name|value TR:a|1 /TABLE /BLOCKQUOTE",
     ),
+    "a fence in a quote": (
+        "> Run:\n> ```bash\n> ls <x> && echo\n> > not a quote\n> ```\n> after",
+        "BLOCKQUOTE P:Run: CODE:ls <x> && echo > not a quote P:after /BLOCKQUOTE",
+    ),
+    "a fence the end of its quote ends": (
+        "> ~~~\n> a < b && c\nafter",
+        "BLOCKQUOTE CODE:a < b && c /BLOCKQUOTE P:after",
+    ),
+    "a fence in an item of a quote": (
+        "> 1. a\n>    ```bash\n>    make\n>    ```\n> 2. b",
+        "BLOCKQUOTE OL LI P:a CODE:make /LI LI P:b /LI /OL /BLOCKQUOTE",
+    ),
+    "a quote right under an item's text": (
+        "- item\n  > quoted\n  > more\n- next",
+        "UL LI P:item BLOCKQUOTE P:quoted more /BLOCKQUOTE /LI LI P:next /LI /UL",
+    ),
+    "a table in a quote in an item": (
+        "1. x\n   > | a | b |\n   > |---|---|\n   > | 1 | 2 |",
+        "OL LI P:x BLOCKQUOTE TABLE TR:a|b TR:1|2 /TABLE /BLOCKQUOTE /LI /OL",
+    ),
+    "a lazy line in a nested item, then a fence": (
+        "- x:\n  - step\n  goes on\n    ```python\n    x = 1\n    ```\n  - next",
+        "UL LI P:x: UL LI P:step goes on CODE:x = 1 /LI LI P:next /LI /UL /LI /UL",
+    ),
+    "a list nested under an item's paragraph after a blank line": (
+        "1. Migrate:\n   ```bash\n   make migrate\n   ```\n\n   Files made:\n   - `a.sql`\n   - `b.sql`\n2. Done",
+        "OL LI P:Migrate: CODE:make migrate P:Files made: UL LI P:a.sql /LI LI P:b.sql /LI /UL /LI LI P:Done /LI /OL",
+    ),
     "a list right under a quote's text": (
         "> Steps:\n> 1. one\n> 2. two",
         "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",
@@ -115,3 +143,11 @@ def test_a_fence_indented_four_more_under_text_shows_its_code(first: str) -> Non
     page = render(block("ct-answer", "Answer", prose(f"{first}Text:\n{under}    ```bash\n{under}    make <x>\n{under}    ```\nend")), guard=True)
     assert [pre.get_text().strip() for pre in page.find_all("pre")] == ["make <x>"]
     assert "ct-code" not in page.get_text()
+
+
+def test_a_fence_under_an_item_python_markdown_does_not_read_shows_its_code() -> None:
+    # "1)" is an item to CommonMark only: the fence under it was indented as code in the
+    # item Python-Markdown reads, and showed its markup.
+    page = render(block("ct-answer", "Answer", prose("3. step\n   1) run this\n        ```\n        make <x>\n        ```")), guard=True)
+    assert [pre.get_text().strip() for pre in page.find_all("pre")] == ["make <x>"]
+    assert "ct-text" not in page.get_text()

@@ -240,6 +240,14 @@ def prose(text: str) -> list[str]:
             fenced.append(range(start, len(out)))
             previous = ""
             continue
+        quoted = _quoted_fence(line) if not lists.items and ">" in line else None
+        if quoted is not None:  # a fence in a quote: a fence of ours in the quote
+            start = len(out)
+            i = _copy_quoted_fence(lines, i, *quoted, bool(quote_list), out)
+            fenced.append(range(start, len(out)))
+            quote_list = quote_list if i < len(lines) and _QUOTE.match(lines[i]) else ""
+            previous = ""
+            continue
         opened = fence_open(line)
         if opened:
             indent = lists.indent_of(line)
@@ -291,7 +299,11 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
-        if out and out[-1].strip(" >") and _block_under_text(converted, at := _text_start(converted, item_text), out[-1], lines[i + 1 : i + 2], quote_listed):
+        if item_text and converted.lstrip(" ")[:1] == ">" and out and out[-1].lstrip(" ")[:1] not in ("", ">") and not paragraph.quoted:
+            # A quote right under an item's text: CommonMark lets it interrupt a
+            # paragraph, Python-Markdown does not in an item (it showed its marks).
+            out.append("")
+        elif out and out[-1].strip(" >") and _block_under_text(converted, at := _text_start(converted, item_text), out[-1], lines[i + 1 : i + 2], quote_listed):
             out.append(converted[:at].rstrip())
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
@@ -445,6 +457,12 @@ def _escaped_marker(marker: str) -> str:
     return marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
 
 
+def _goes_on(text: str) -> bool:
+    """Whether ``text``, a line's text under a paragraph's line, goes on that paragraph
+    (CommonMark: a quote, a heading or a rule there starts a block)."""
+    return text[:1] not in _BLOCK_STARTS and not _RULE.match(text) and not (text[:1] == "#" and _is_heading(_HEADING.match(text)))
+
+
 def _starts_block(line: str, previous: str) -> bool:
     if _LIST_ITEM.match(line):  # (an item's indented text before it is not; a table's row is)
         return not _LIST_ITEM.match(previous) and (not previous.startswith((" ", "\t")) or bool(_QUOTED_ROW.match(previous)))
@@ -478,6 +496,9 @@ class _Item:
     # Its text starts another list on its first line ("- 1. x"), or it is an item only
     # to this code ("1)", which Python-Markdown does not read as one): not cut.
     compound: bool = False
+    at: int = -2  # its output line
+    parted: bool = False  # "1)": an item to CommonMark, text to Python-Markdown
+    listing: bool = False  # it holds a list
 
 
 class _ListIndent:
@@ -533,14 +554,22 @@ class _ListIndent:
             if self.items and self._last_item_line == at - 1 and self.items[-1].nested_at is None:
                 self.items[-1].nested_at = at
             column = indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)
-            compound = bool(_COMPOUND.match(line, item.end())) or item["marker"].endswith(")")
-            self.items.append(_Item(column, compound=compound))
+            parted = item["marker"].endswith(")")
+            if self.items and not self.items[-1].listing and self.items[-1].at != at - 1 and not after_blank:
+                # The first item of a list nested under its item's text (not right under
+                # its first line): Python-Markdown reads it as text without a blank line.
+                self.breaks.add(at)
+            if self.items:
+                self.items[-1].listing = True
+            self.items.append(_Item(column, compound=parted or bool(_COMPOUND.match(line, item.end())), at=at, parted=parted))
             self._last_item_line = at
             return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
         self.quoted = self.quoted or line[lead:].startswith(">")
-        if self.lazy_indented and self.items and indent < self.items[-1].column and not after_blank:
-            # A lazy line after a cut, indented into its item once written (as a line
-            # of its own, "---" or "#" at its start would not be escaped).
+        if self.items and indent < self.items[-1].column and not after_blank and (self.lazy_indented or _goes_on(line[lead:])):
+            # A lazy line, which goes on the paragraph of its item: indented into the
+            # item once written (Python-Markdown ended a nested list at it, and what
+            # followed it, a fence, was then code showing its markup). After a cut, any
+            # line (as a line of its own, "---" or "#" at its start would not be escaped).
             self.pad = " " * (4 * len(self.items))
             self.texts.add(at)
             return line[lead:]
@@ -577,7 +606,8 @@ class _ListIndent:
         new = self._continuation(_indent_of(line), after_blank=True)
         if new is None:
             return line[:lead] if _indent_of(line) < 4 else ""
-        return " " * (new if new < 4 * len(self.items) + 4 else 4 * len(self.items))
+        read = 4 * sum(not item.parted for item in self.items)  # the items Python-Markdown reads as such
+        return " " * (new if new < read + 4 else read)
 
     def _continuation(self, indent: int, after_blank: bool) -> int | None:
         if not self.items:
@@ -865,6 +895,41 @@ def _copy_quoted_code(lines: list[str], start: int, marks: str, out: list[str]) 
     # fence would be put in a paragraph); else a blank line.
     out.append(prefix.rstrip() if end < len(lines) and _QUOTE.match(lines[end]) else "")
     return end
+
+
+def _quoted_fence(line: str) -> tuple[int, re.Match[str]] | None:
+    """The depth of the quote ``line`` opens a fence in, and the fence's opening (its
+    ``indent`` after the quote's marks), or None."""
+    if "```" not in line and "~~~" not in line:
+        return None
+    quote = _QUOTE.match(line)
+    opened = fence_open(line[quote.end() :]) if quote else None
+    if quote is None or opened is None or _indent_of(opened["indent"]) >= 4:
+        return None
+    return quote.group().count(">"), opened
+
+
+def _copy_quoted_fence(lines: list[str], start: int, depth: int, opened: re.Match[str], listed: bool, out: list[str]) -> int:
+    """Copy the fence ``opened`` on line ``start`` in a quote ``depth`` deep, up to its
+    closing line or the end of the quote, as a fence of ours in that quote (in the item
+    before it, where the quote holds a list and the fence is indented); the index of
+    the line after it."""
+    marks = re.compile(r"(?: {0,3}>[ ]?)" + "{%d}" % depth)
+    indent = len(opened["indent"].expandtabs(4))
+    body: list[str] = []
+    at = start + 1
+    while at < len(lines) and (quote := marks.match(lines[at])):  # (a fence takes no lazy line)
+        inner = lines[at][quote.end() :]
+        at += 1
+        if fence_closes(inner, opened["fence"]):
+            break
+        body.append(inner[min(indent, len(inner) - len(inner.lstrip(" "))) :])
+    prefix = "> " * depth + ("    " if listed and indent else "")
+    if out and out[-1].strip(" >"):
+        out.append(prefix.rstrip())  # the fence starts a block of the quote
+    out.extend(prefix + f if f else prefix.rstrip() for f in fence("\n".join(body), opened["info"].strip().split(" ")[0].lstrip("{.")))
+    out.append(prefix.rstrip() if at < len(lines) and _QUOTE.match(lines[at]) else "")
+    return at
 
 
 def _indent_of(line: str) -> int:
