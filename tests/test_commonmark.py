@@ -116,6 +116,14 @@ CASES = {
         "1. Migrate:\n   ```bash\n   make migrate\n   ```\n\n   Files made:\n   - `a.sql`\n   - `b.sql`\n2. Done",
         "OL LI P:Migrate: CODE:make migrate P:Files made: UL LI P:a.sql /LI LI P:b.sql /LI /UL /LI LI P:Done /LI /OL",
     ),
+    "a rule right under a list": (
+        "- a\n- b\n---\nafter",
+        "UL LI P:a /LI LI P:b /LI /UL HR P:after",
+    ),
+    "rules one after another": (
+        "text\n\n---\n---\n***",
+        "P:text HR HR HR",
+    ),
     "a list right under a quote's text": (
         "> Steps:\n> 1. one\n> 2. two",
         "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",

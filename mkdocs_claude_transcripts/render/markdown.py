@@ -109,6 +109,7 @@ _TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?
 _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
+_READ_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}\.)(?:[ \t]|$)")  # an item as Python-Markdown reads one ("1)" is not)
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
 _ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
@@ -227,7 +228,7 @@ def prose(text: str) -> list[str]:
             # Python-Markdown shows it as it is (this code's escapes too, and a fence's
             # backticks); written as a fence of ours.
             start = len(out)
-            i = _copy_indented_code(lines, i, code, " " * (4 * len(lists.items)), out)
+            i = _copy_indented_code(lines, i, code, " " * lists.read_indent(), out)
             fenced.append(range(start, len(out)))
             previous = ""
             continue
@@ -243,7 +244,7 @@ def prose(text: str) -> list[str]:
         quoted = _quoted_fence(line) if not lists.items and ">" in line else None
         if quoted is not None:  # a fence in a quote: a fence of ours in the quote
             start = len(out)
-            i = _copy_quoted_fence(lines, i, *quoted, bool(quote_list), out)
+            i = _copy_quoted_fence(lines, i, *quoted, bool(quote_list) and _in_quoted_item(out), out)
             fenced.append(range(start, len(out)))
             quote_list = quote_list if i < len(lines) and _QUOTE.match(lines[i]) else ""
             previous = ""
@@ -265,10 +266,17 @@ def prose(text: str) -> list[str]:
         cut = None
         if not previous.strip():
             paragraph.reset()
-        elif _starts_block(line, previous):
+        elif _starts_block(line, previous, bool(lists.items)):
             out.append("")
             paragraph.reset()
             lists.lazy_indented = False
+        elif lists.items and _RULE.match(line) and not _ITEM.match(line) and _indent_of(line) < lists.items[-1].column:
+            # A rule less indented than an item's text ends the list (under its text,
+            # it is not a heading's line, as CommonMark reads it).
+            out.append("")
+            paragraph.reset()
+            lists.close()
+            previous = ""
         elif (cut := paragraph.cut(line, previous, lists)) is not None:
             out.append(cut)
             if cut and not _QUOTE.match(line) and not lists.items:
@@ -276,7 +284,8 @@ def prose(text: str) -> list[str]:
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         item_text = bool(lists.pad) or len(out) in lists.texts
-        converted = lists.pad + _prose_line(line, previous, item_text)
+        after_rule = bool(out) and "-" in line and bool(_RULE.match(out[-1], _text_start(out[-1], item_text)))
+        converted = lists.pad + _prose_line(line, previous, item_text, after_rule)
         if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)) and not _LIST_ITEM.match(converted[item.start("marker") :]):
             # A line that went on a paragraph ("* ", "1. "), after a cut or a box, where
             # a block starts, would start a list's item with no text: it stays text.
@@ -463,9 +472,9 @@ def _goes_on(text: str) -> bool:
     return text[:1] not in _BLOCK_STARTS and not _RULE.match(text) and not (text[:1] == "#" and _is_heading(_HEADING.match(text)))
 
 
-def _starts_block(line: str, previous: str) -> bool:
-    if _LIST_ITEM.match(line):  # (an item's indented text before it is not; a table's row is)
-        return not _LIST_ITEM.match(previous) and (not previous.startswith((" ", "\t")) or bool(_QUOTED_ROW.match(previous)))
+def _starts_block(line: str, previous: str, listed: bool) -> bool:
+    if _LIST_ITEM.match(line):  # (in a list, an item's indented text before it is not; a table's row is)
+        return not _LIST_ITEM.match(previous) and (not listed or not previous.startswith((" ", "\t")) or bool(_QUOTED_ROW.match(previous)))
     return "#" in line and _is_heading(_HEADING.match(line))
 
 
@@ -606,8 +615,13 @@ class _ListIndent:
         new = self._continuation(_indent_of(line), after_blank=True)
         if new is None:
             return line[:lead] if _indent_of(line) < 4 else ""
-        read = 4 * sum(not item.parted for item in self.items)  # the items Python-Markdown reads as such
+        read = self.read_indent()
         return " " * (new if new < read + 4 else read)
+
+    def read_indent(self) -> int:
+        """The indentation of the text of the last item open, as Python-Markdown reads
+        the items ("1)" is text to it)."""
+        return 4 * sum(not item.parted for item in self.items)
 
     def _continuation(self, indent: int, after_blank: bool) -> int | None:
         if not self.items:
@@ -909,6 +923,18 @@ def _quoted_fence(line: str) -> tuple[int, re.Match[str]] | None:
     return quote.group().count(">"), opened
 
 
+def _in_quoted_item(out: list[str]) -> bool:
+    """Whether the last line of text written, in a quote, is in a list's item as
+    Python-Markdown reads it: the item's first line, or indented four spaces in."""
+    for line in reversed(out):
+        quote = _QUOTE.match(line)
+        if quote is None:
+            return False
+        if inner := line[quote.end() :]:
+            return bool(_READ_ITEM.match(inner)) or _indent_of(inner) >= 4
+    return False
+
+
 def _copy_quoted_fence(lines: list[str], start: int, depth: int, opened: re.Match[str], listed: bool, out: list[str]) -> int:
     """Copy the fence ``opened`` on line ``start`` in a quote ``depth`` deep, up to its
     closing line or the end of the quote, as a fence of ours in that quote (in the item
@@ -964,9 +990,10 @@ def fence_closes(line: str, mark: str) -> bool:
     return stripped.startswith(mark) and not stripped.strip(mark[0])
 
 
-def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
+def _prose_line(line: str, previous: str, item_text: bool = False, after_rule: bool = False) -> str:
     """A line of prose, escaped; ``item_text`` if it is text of a list's item (indented
-    as the item's text is: what is at its start is read there as at a line's start)."""
+    as the item's text is: what is at its start is read there as at a line's start);
+    ``after_rule`` if the line before it was written as a rule."""
     # Each pattern is tried only on lines holding a character it needs.
     bracket = "[" in line
     if bracket and _TOC.match(line):
@@ -981,7 +1008,7 @@ def _prose_line(line: str, previous: str, item_text: bool = False) -> str:
             above = previous[_text_start(previous, item_text) :]
             if line[:at].count(">") != previous[: len(previous) - len(above)].count(">"):
                 above = ""  # under a line out of its quote, it starts the quote: a rule
-            if inner.strip()[0] == "=" or above.strip():
+            if inner.strip()[0] == "=" or (above.strip() and not after_rule):  # (a rule is no heading's text)
                 return line[:at] + _escape_outside_code(inner, setext=True)
     heading = _HEADING.match(line) if "#" in line else None
     if _is_heading(heading):
