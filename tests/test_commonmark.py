@@ -124,6 +124,10 @@ CASES = {
         "text\n\n---\n---\n***",
         "P:text HR HR HR",
     ),
+    "a pipe in code in a table's cell": (
+        "| command | what |\n|---|---|\n| `ps \\| grep x` | a pipe \\| too |",
+        "TABLE TR:command|what TR:ps | grep x|a pipe | too /TABLE",
+    ),
     "a list right under a quote's text": (
         "> Steps:\n> 1. one\n> 2. two",
         "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",

@@ -1014,7 +1014,7 @@ def _prose_line(line: str, previous: str, item_text: bool = False, after_rule: b
     if _is_heading(heading):
         text = heading["rest"].strip().rstrip("#").strip()  # type: ignore[index]
         return f"**{_escape_outside_code(text)}**" if text else ""
-    escaped = _escape_outside_code(line)
+    escaped = _escape_outside_code(line, row="\\|" in line and bool(_QUOTED_ROW.match(line)))
     if heading:
         # A heading inside a list or a quote, or "#word": shown as text.
         escaped = _HEADING.sub(lambda m: m["lead"] + "\\" + m["hashes"] + m["rest"], escaped, count=1)
@@ -1034,18 +1034,20 @@ def _text_start(line: str, item_text: bool) -> int:
     return quote.end() if quote else at
 
 
-def _escape_outside_code(line: str, setext: bool = False) -> str:
+def _escape_outside_code(line: str, setext: bool = False, row: bool = False) -> str:
     """Escape ``line`` but for its code spans, which are written anew.
 
     Every backtick outside a code span becomes a character reference and every code
     span gets a fence of its own, so the backticks of a line pair up the same way
-    whatever the lines around it and whatever the version of Python-Markdown.
+    whatever the lines around it and whatever the version of Python-Markdown. In a
+    table's ``row``, ``\|`` in a code span is a ``|`` of the code, as on GitHub
+    (Python-Markdown does not end a cell inside a code span).
     """
     parts: list[str] = []
     last = 0
     for begin, end, code in _code_spans(line) if "`" in line else ():
         parts.append(_escape_outside(line[last:begin]))
-        parts.append(_code_span(code))
+        parts.append(_code_span(code.replace("\\|", "|") if row else code))
         last = end
     parts.append(_escape_outside(line[last:]))
     result = "".join(parts)
