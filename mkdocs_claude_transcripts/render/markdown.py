@@ -1040,7 +1040,7 @@ def _escape_outside_code(line: str, setext: bool = False, row: bool = False) -> 
     Every backtick outside a code span becomes a character reference and every code
     span gets a fence of its own, so the backticks of a line pair up the same way
     whatever the lines around it and whatever the version of Python-Markdown. In a
-    table's ``row``, ``\|`` in a code span is a ``|`` of the code, as on GitHub
+    table's ``row``, ``\\|`` in a code span is a ``|`` of the code, as on GitHub
     (Python-Markdown does not end a cell inside a code span).
     """
     parts: list[str] = []
