@@ -940,7 +940,7 @@ def _copy_quoted_fence(lines: list[str], start: int, depth: int, opened: re.Matc
     closing line or the end of the quote, as a fence of ours in that quote (in the item
     before it, where the quote holds a list and the fence is indented); the index of
     the line after it."""
-    marks = re.compile(r"(?: {0,3}>[ ]?)" + "{%d}" % depth)
+    marks = re.compile(r"(?: {0,3}>[ ]?)" + "{" + str(depth) + "}")
     indent = len(opened["indent"].expandtabs(4))
     body: list[str] = []
     at = start + 1
