@@ -128,6 +128,10 @@ CASES = {
         "| command | what |\n|---|---|\n| `ps \\| grep x` | a pipe \\| too |",
         "TABLE TR:command|what TR:ps | grep x|a pipe | too /TABLE",
     ),
+    "a heading in a quote (in bold, as at the top)": (
+        "> ## Documentation Index\n> Fetch the index at: x\n> ### Pages ###\n> - a",
+        "BLOCKQUOTE P:Documentation Index P:Fetch the index at: x P:Pages UL LI P:a /LI /UL /BLOCKQUOTE",
+    ),
     "a list right under a quote's text": (
         "> Steps:\n> 1. one\n> 2. two",
         "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",
@@ -163,3 +167,9 @@ def test_a_fence_under_an_item_python_markdown_does_not_read_shows_its_code() ->
     page = render(block("ct-answer", "Answer", prose("3. step\n   1) run this\n        ```\n        make <x>\n        ```")), guard=True)
     assert [pre.get_text().strip() for pre in page.find_all("pre")] == ["make <x>"]
     assert "ct-text" not in page.get_text()
+
+
+def test_a_heading_in_a_quote_is_bold_as_at_the_top() -> None:
+    page = render(block("ct-answer", "Answer", prose("# Top\n\n> ## In a quote\n> text")), guard=True)
+    assert [strong.get_text() for strong in page.find_all("strong")] == ["Top", "In a quote"]
+    assert "#" not in page.get_text()

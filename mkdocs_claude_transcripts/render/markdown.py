@@ -316,12 +316,20 @@ def prose(text: str) -> list[str]:
             out.append(converted[:at].rstrip())
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
+        quoted_heading = "#" in line and not lists.items and _is_quoted_heading(_HEADING.match(line))
+        if quoted_heading and out and out[-1].strip(" >"):
+            out.append(converted[: _text_start(converted, False)].rstrip())  # a heading in a quote starts a block
+            paragraph.reset()
         paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1], item_text=item_text)
         out.append(converted)
         if converted.startswith("**") and _is_heading(_HEADING.match(line)):
             out.append("")  # a heading ends its paragraph
             if line.startswith("#"):
                 lists.close()  # and, where a line starts with it, the list it came after
+            line = ""
+        elif quoted_heading:
+            out.append(converted[: _text_start(converted, False)].rstrip())  # in a quote too
+            paragraph.reset()
             line = ""
         previous = line
         i += 1
@@ -491,6 +499,14 @@ def _block_under_text(line: str, at: int, previous: str, following: list[str], q
     if _ROW.match(line, at):
         return not _QUOTED_ROW.match(previous) and bool(following and _DELIMITER_ROW.match(following[0]))
     return ">" in line[:at] and not quote_listed and bool(_QUOTED_ITEM.match(line, at)) and not _QUOTED_ITEM.match(previous, _text_start(previous, True))
+
+
+def _is_quoted_heading(match: re.Match[str] | None) -> bool:
+    """A heading in a quote, at the start of its text (shown in bold, as at the top)."""
+    if not match or match["rest"][:1] not in (" ", "\t", ""):
+        return False
+    lead = match["lead"]
+    return ">" in lead and not lead.strip(" >") and len(lead) - len(lead.rstrip(" ")) <= 4 and _QUOTE.match(lead) is not None
 
 
 def _is_heading(match: re.Match[str] | None) -> bool:
@@ -1011,9 +1027,11 @@ def _prose_line(line: str, previous: str, item_text: bool = False, after_rule: b
             if inner.strip()[0] == "=" or (above.strip() and not after_rule):  # (a rule is no heading's text)
                 return line[:at] + _escape_outside_code(inner, setext=True)
     heading = _HEADING.match(line) if "#" in line else None
-    if _is_heading(heading):
+    top = _is_heading(heading)
+    if top or _is_quoted_heading(heading):
         text = heading["rest"].strip().rstrip("#").strip()  # type: ignore[index]
-        return f"**{_escape_outside_code(text)}**" if text else ""
+        lead = "" if top else heading["lead"]  # type: ignore[index]
+        return f"{lead}**{_escape_outside_code(text)}**" if text else lead.rstrip()
     escaped = _escape_outside_code(line, row="\\|" in line and bool(_QUOTED_ROW.match(line)))
     if heading:
         # A heading inside a list or a quote, or "#word": shown as text.
