@@ -96,6 +96,10 @@ CASES = {
         "> ~~~\n> a < b && c\nafter",
         "BLOCKQUOTE CODE:a < b && c /BLOCKQUOTE P:after",
     ),
+    "a fence in a quote after a list": (
+        "- item\n\n> ~~~\n> a < b\n> ~~~\n- next",
+        "UL LI P:item /LI /UL BLOCKQUOTE CODE:a < b /BLOCKQUOTE UL LI P:next /LI /UL",
+    ),
     "a fence in an item of a quote": (
         "> 1. a\n>    ```bash\n>    make\n>    ```\n> 2. b",
         "BLOCKQUOTE OL LI P:a CODE:make /LI LI P:b /LI /OL /BLOCKQUOTE",

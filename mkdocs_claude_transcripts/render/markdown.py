@@ -234,15 +234,19 @@ def prose(text: str) -> list[str]:
             continue
         quote_listed = bool(quote_list)  # the quote before this line holds a list's item
         quote_list = _quote_list(line, quote_list) if quote_list or ">" in line else ""
-        marks = _quoted_code(line, previous, quote_list) if not lists.items and ">" in line else None
+        # Out of any list: a line after a blank line, less indented than the list's items, ends it.
+        unlisted = not lists.items or (not previous.strip() and _indent_of(line) < lists.items[0].column)
+        marks = _quoted_code(line, previous, quote_list) if unlisted and ">" in line else None
         if marks is not None:  # the same in a quote, the fence in the quote
+            lists.close()
             start = len(out)
             i = _copy_quoted_code(lines, i, marks, out)
             fenced.append(range(start, len(out)))
             previous = ""
             continue
-        quoted = _quoted_fence(line) if not lists.items and ">" in line else None
+        quoted = _quoted_fence(line) if unlisted and ">" in line else None
         if quoted is not None:  # a fence in a quote: a fence of ours in the quote
+            lists.close()
             start = len(out)
             i = _copy_quoted_fence(lines, i, *quoted, bool(quote_list) and _in_quoted_item(out), out)
             fenced.append(range(start, len(out)))
@@ -521,9 +525,7 @@ class _Item:
     # Its text starts another list on its first line ("- 1. x"), or it is an item only
     # to this code ("1)", which Python-Markdown does not read as one): not cut.
     compound: bool = False
-    at: int = -2  # its output line
     parted: bool = False  # "1)": an item to CommonMark, text to Python-Markdown
-    listing: bool = False  # it holds a list
 
 
 class _ListIndent:
@@ -549,6 +551,7 @@ class _ListIndent:
         self.quoted = False  # a quote in an item, which lazy lines go on
         self._last_item_line = -2
         self._block_level = 0  # the level of the item the lines since a blank line are in
+        self._text_level = 0  # the level of the item the last line of text went in (0: none)
 
     def line(self, line: str, after_blank: bool, at: int) -> str:
         self.pad = ""
@@ -580,13 +583,11 @@ class _ListIndent:
                 self.items[-1].nested_at = at
             column = indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)
             parted = item["marker"].endswith(")")
-            if self.items and not self.items[-1].listing and self.items[-1].at != at - 1 and not after_blank:
-                # The first item of a list nested under its item's text (not right under
-                # its first line): Python-Markdown reads it as text without a blank line.
+            if level and not after_blank and self._last_item_line != at - 1 and self._text_level == level:
+                # A list nested right under its item's text (not under its first line):
+                # Python-Markdown reads it as text without a blank line.
                 self.breaks.add(at)
-            if self.items:
-                self.items[-1].listing = True
-            self.items.append(_Item(column, compound=parted or bool(_COMPOUND.match(line, item.end())), at=at, parted=parted))
+            self.items.append(_Item(column, compound=parted or bool(_COMPOUND.match(line, item.end())), parted=parted))
             self._last_item_line = at
             return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
         self.quoted = self.quoted or line[lead:].startswith(">")
@@ -597,10 +598,12 @@ class _ListIndent:
             # line (as a line of its own, "---" or "#" at its start would not be escaped).
             self.pad = " " * (4 * len(self.items))
             self.texts.add(at)
+            self._text_level = len(self.items)
             return line[lead:]
         new = self._continuation(indent, after_blank)
         if after_blank:
             self._block_level = len(self.items)
+        self._text_level = 0 if new is None else len(self.items)
         if new is None:
             return line
         if new < 4 * len(self.items) + 4:  # not code in its item
@@ -941,14 +944,18 @@ def _quoted_fence(line: str) -> tuple[int, re.Match[str]] | None:
 
 def _in_quoted_item(out: list[str]) -> bool:
     """Whether the last line of text written, in a quote, is in a list's item as
-    Python-Markdown reads it: the item's first line, or indented four spaces in."""
+    Python-Markdown reads it: indented four spaces in, or the item's first line, where
+    no paragraph goes on right above it (an item there is text to Python-Markdown)."""
+    inners = []
     for line in reversed(out):
         quote = _QUOTE.match(line)
-        if quote is None:
-            return False
+        if quote is None or (inners and not line[quote.end() :].strip()):
+            break
         if inner := line[quote.end() :]:
-            return bool(_READ_ITEM.match(inner)) or _indent_of(inner) >= 4
-    return False
+            inners.append(inner)
+    if not inners or (not _READ_ITEM.match(inners[0]) and _indent_of(inners[0]) < 4):
+        return False
+    return _indent_of(inners[0]) >= 4 or len(inners) == 1 or any(_READ_ITEM.match(inner) for inner in inners[1:])
 
 
 def _copy_quoted_fence(lines: list[str], start: int, depth: int, opened: re.Match[str], listed: bool, out: list[str]) -> int:
