@@ -155,12 +155,12 @@ def test_the_outline_tells_lists_apart() -> None:
     assert outline("2. a") == "OL(2) LI P:a /LI /OL"
 
 
-@pytest.mark.parametrize("first", ["Text:\n", "- Text:\n  ", "- a\n  - Text:\n    "])
-def test_a_fence_indented_four_more_under_text_shows_its_code(first: str) -> None:
+@pytest.mark.parametrize(("first", "under"), [("", ""), ("- ", "  "), ("- a\n  - ", "    ")])
+def test_a_fence_indented_four_more_under_text_shows_its_code(first: str, under: str) -> None:
     # Not code there (CommonMark shows its backticks as text); written at the
     # indentation of code, the fence of the plugin's making showed its own markup.
-    under = first.rsplit("\n", 1)[-1]
-    page = render(block("ct-answer", "Answer", prose(f"{first}Text:\n{under}    ```bash\n{under}    make <x>\n{under}    ```\nend")), guard=True)
+    text = f"{first}Text:\n{under}    ```bash\n{under}    make <x>\n{under}    ```\nend"
+    page = render(block("ct-answer", "Answer", prose(text)), guard=True)
     assert [pre.get_text().strip() for pre in page.find_all("pre")] == ["make <x>"]
     assert "ct-code" not in page.get_text()
 

@@ -103,7 +103,7 @@ _RULE = re.compile(HRProcessor.SEARCH_RE.pattern.removeprefix("^"))
 _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # Block starts that CommonMark (which Claude writes) lets follow a paragraph line
 # directly, but Python-Markdown does not: a blank line is put before them.
-_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
+_LIST_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")  # (matched where a line's text starts)
 _ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
 _TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # in a quote or not
 _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
@@ -111,10 +111,8 @@ _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an it
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
 _READ_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}\.)(?:[ \t]|$)")  # an item as Python-Markdown reads one ("1)" is not)
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
-_TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
 _ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
 _QUOTED_ROW = re.compile(r"^[ \t>]*\|.*\|[ \t]*$")  # a table's row, in a quote or a list or not
-_QUOTED_ITEM = re.compile(_LIST_ITEM.pattern.removeprefix("^"))  # a list's item, matched where a quote's text starts
 _DELIMITER_ROW = re.compile(r"^[ \t>]*\|(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*$")  # the line under a table's header
 
 
@@ -288,7 +286,7 @@ def prose(text: str) -> list[str]:
             paragraph.reset(listed=lists.lazy_indented)
         line = lists.line(_capped(line), after_blank=not previous.strip(), at=len(out))
         item_text = bool(lists.pad) or len(out) in lists.texts
-        after_rule = bool(out) and "-" in line and bool(_RULE.match(out[-1], _text_start(out[-1], item_text)))
+        after_rule = line.lstrip(" >")[:1] == "-" and bool(out) and bool(_RULE.match(out[-1], _text_start(out[-1], item_text)))
         converted = lists.pad + _prose_line(line, previous, item_text, after_rule)
         if (cut is not None or after_box) and (item := _TEXT_ITEM.match(converted)) and not _LIST_ITEM.match(converted[item.start("marker") :]):
             # A line that went on a paragraph ("* ", "1. "), after a cut or a box, where
@@ -312,28 +310,22 @@ def prose(text: str) -> list[str]:
             # Such a line in a quote or a list's item is shown as text in its place.
             converted = lists.pad + span
             marks = _marks(converted)
+        at = _text_start(converted, item_text)
+        quoted_heading = "#" in line and not lists.items and _is_quoted_heading(_HEADING.match(line))
         if item_text and converted.lstrip(" ")[:1] == ">" and out and out[-1].lstrip(" ")[:1] not in ("", ">") and not paragraph.quoted:
             # A quote right under an item's text: CommonMark lets it interrupt a
             # paragraph, Python-Markdown does not in an item (it showed its marks).
             out.append("")
-        elif out and out[-1].strip(" >") and _block_under_text(converted, at := _text_start(converted, item_text), out[-1], lines[i + 1 : i + 2], quote_listed):
-            out.append(converted[:at].rstrip())
+        elif out and out[-1].strip(" >") and (quoted_heading or _block_under_text(converted, at, out[-1], lines[i + 1 : i + 2], quote_listed)):
+            out.append(converted[:at].rstrip())  # (a heading in a quote starts a block too)
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
-        quoted_heading = "#" in line and not lists.items and _is_quoted_heading(_HEADING.match(line))
-        if quoted_heading and out and out[-1].strip(" >"):
-            out.append(converted[: _text_start(converted, False)].rstrip())  # a heading in a quote starts a block
-            paragraph.reset()
         paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1], item_text=item_text)
         out.append(converted)
-        if converted.startswith("**") and _is_heading(_HEADING.match(line)):
-            out.append("")  # a heading ends its paragraph
+        if quoted_heading or (converted.startswith("**") and _is_heading(_HEADING.match(line))):
+            out.append(converted[:at].rstrip())  # a heading ends its paragraph (in a quote, with its marks)
             if line.startswith("#"):
                 lists.close()  # and, where a line starts with it, the list it came after
-            line = ""
-        elif quoted_heading:
-            out.append(converted[: _text_start(converted, False)].rstrip())  # in a quote too
-            paragraph.reset()
             line = ""
         previous = line
         i += 1
@@ -399,7 +391,7 @@ class _Paragraph:
             inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
         if not (inner.strip() and _plain(inner) and _plain(before)):
             return None
-        return None if _LIST_ITEM.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.quote
+        return None if _LIST_ITEM.match(inner) or _ROW.match(inner) or _ROW.match(before) else self.quote
 
 
     def _cut_in_item(self, line: str, previous: str) -> str | None:
@@ -409,7 +401,7 @@ class _Paragraph:
         inner, before = (_after_marks(text, depth) for text in (line, previous))
         if inner is None or before is None or not (inner.strip() and _plain(inner) and _plain(before)):
             return None
-        return None if _ITEM_START.match(inner) or _TABLE_ROW.match(inner) or _TABLE_ROW.match(before) else self.item_quote
+        return None if _ITEM_START.match(inner) or _ROW.match(inner) or _ROW.match(before) else self.item_quote
 
 
 def _after_marks(line: str, depth: int) -> str | None:
@@ -446,7 +438,7 @@ def _as_code(line: str, lists: _ListIndent, lazy_quote: str) -> str | None:
             return None
     elif not lists.items or (not lists.pad and not _ITEM.match(line) and len(lead) >= 4 * len(lists.items) + 4):
         return None
-    if not text.strip() or _TABLE_ROW.match(text):
+    if not text.strip() or _ROW.match(text):
         return None
     span = _code_span(text)
     return lead + ("&#8203;" if span.startswith("```") else "") + span  # never a fence's opening
@@ -502,7 +494,7 @@ def _block_under_text(line: str, at: int, previous: str, following: list[str], q
         return True
     if _ROW.match(line, at):
         return not _QUOTED_ROW.match(previous) and bool(following and _DELIMITER_ROW.match(following[0]))
-    return ">" in line[:at] and not quote_listed and bool(_QUOTED_ITEM.match(line, at)) and not _QUOTED_ITEM.match(previous, _text_start(previous, True))
+    return ">" in line[:at] and not quote_listed and bool(_LIST_ITEM.match(line, at)) and not _LIST_ITEM.match(previous, _text_start(previous, True))
 
 
 def _is_quoted_heading(match: re.Match[str] | None) -> bool:
@@ -616,7 +608,7 @@ class _ListIndent:
         indented into the item (a line that went on lazily would end the list after
         the blank line)."""
         text = line.lstrip(" \t")
-        if _ITEM.match(line) or text[:1] in _BLOCK_STARTS or _TABLE_ROW.match(previous):
+        if _ITEM.match(line) or text[:1] in _BLOCK_STARTS or _ROW.match(previous):
             return False
         if self.items[-1].compound or self.quoted:
             return False  # its text would go on in a block this code does not follow
@@ -843,16 +835,23 @@ def _copy_fence(lines: list[str], start: int, opened: re.Match[str], indent: str
     end = fence_end(lines, start, opened["fence"])
     body = [line[len(original) :] if line.startswith(original) else line.lstrip() for line in lines[start + 1 : end]]
     i = end + 1
-    _put_fence(out, "\n".join(body), opened["info"].strip().split(" ")[0].lstrip("{."), indent)
+    _put_fence(out, "\n".join(body), _info(opened), indent)
     return i
 
 
-def _put_fence(out: list[str], text: str, info: str, indent: str) -> None:
-    """Write ``text`` as a fence of our own at ``indent``, a block of its own."""
-    if out and out[-1].strip():
-        out.append("")
-    out.extend(indent + f if f else "" for f in fence(text, info))
-    out.append("")
+def _info(opened: re.Match[str]) -> str:
+    """The language a fence's opening names (``python``, ``{.python}``)."""
+    return opened["info"].strip().split(" ")[0].lstrip("{.")
+
+
+def _put_fence(out: list[str], text: str, info: str, indent: str, after: str = "") -> None:
+    """Write ``text`` as a fence of our own at ``indent`` (in a quote, its marks, then
+    any indentation of an item in it), a block of its own; ``after``: the line after it."""
+    blank = indent.rstrip()  # a blank line, in the quote if the fence is in one
+    if out and (out[-1].strip(" >") if blank else out[-1].strip()):
+        out.append(blank)
+    out.extend(indent + f if f else blank for f in fence(text, info))
+    out.append(after)
 
 
 def _code_indent(line: str, lists: _ListIndent) -> int | None:
@@ -922,11 +921,7 @@ def _copy_quoted_code(lines: list[str], start: int, marks: str, out: list[str]) 
         at += 1
         if inner.strip():
             end = at
-    prefix = " ".join(marks) + " "
-    out.extend(prefix + f if f else prefix.rstrip() for f in fence("\n".join(body[: end - start])))
-    # A line of the quote's marks alone after it, where the quote goes on (at its end, the
-    # fence would be put in a paragraph); else a blank line.
-    out.append(prefix.rstrip() if end < len(lines) and _QUOTE.match(lines[end]) else "")
+    _put_fence(out, "\n".join(body[: end - start]), "", " ".join(marks) + " ", _after_quoted(lines, end, marks))
     return end
 
 
@@ -974,11 +969,15 @@ def _copy_quoted_fence(lines: list[str], start: int, depth: int, opened: re.Matc
             break
         body.append(inner[min(indent, len(inner) - len(inner.lstrip(" "))) :])
     prefix = "> " * depth + ("    " if listed and indent else "")
-    if out and out[-1].strip(" >"):
-        out.append(prefix.rstrip())  # the fence starts a block of the quote
-    out.extend(prefix + f if f else prefix.rstrip() for f in fence("\n".join(body), opened["info"].strip().split(" ")[0].lstrip("{.")))
-    out.append(prefix.rstrip() if at < len(lines) and _QUOTE.match(lines[at]) else "")
+    _put_fence(out, "\n".join(body), _info(opened), prefix, _after_quoted(lines, at, ">" * depth))
     return at
+
+
+def _after_quoted(lines: list[str], at: int, marks: str) -> str:
+    """The line after a fence of ours in the quote of ``marks``: a line of its marks
+    alone, where the quote goes on at line ``at`` (at its end, the fence would be put
+    in a paragraph); else a blank line."""
+    return " ".join(marks) if at < len(lines) and _QUOTE.match(lines[at]) else ""
 
 
 def _indent_of(line: str) -> int:
