@@ -23,7 +23,7 @@ from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
 from .render.index import index_pages
-from .report import Level
+from .report import Level, condensed
 from .workers import cores, in_workers
 
 
@@ -76,7 +76,8 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     converted = convert_all(found.sessions, options, redactor, request.jobs or cores(), progress, finish)
     progress.done()
     for done in converted:
-        for problem in (p for report in done.reports for p in report.problems):
+        problems = [p for report in done.reports for p in report.problems]
+        for problem in problems if request.report else condensed(problems, "--report"):
             if problem.level is not Level.INFO or request.report:
                 print(f"{problem.level.value}: {problem}", file=stderr if not request.report else stdout)
     if request.report:

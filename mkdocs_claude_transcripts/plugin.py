@@ -40,7 +40,7 @@ from .render.context import RenderOptions, zone
 from .render.fences import FENCES
 from .render.index import index_pages
 from .render.layout import STYLESHEET, stylesheet
-from .report import Level
+from .report import Level, condensed
 from .search import Spool, material_search
 from .transcript.discovery import SessionSource, SourceFile, discover
 
@@ -239,8 +239,13 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if stored is None:
             stored = self.cache.convert(source, key, self.options, self.redactor)
         self.cache.keep_memo(source)
-        for problem in stored.problems:
+        logged = condensed(stored.problems, "mkdocs build --verbose")
+        for problem in logged:
             log.log(logging.INFO if problem.level is Level.INFO else logging.WARNING, str(problem))
+        listed = set(logged)
+        for problem in stored.problems:
+            if problem not in listed:
+                log.debug(str(problem))
         if stored.redactions:
             kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(stored.redactions.items()))
             log.info(f"{source.src_uri}: redacted {kinds}")
@@ -260,7 +265,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         return Counter(
             sessions=1,
             subagents=sum(1 for page in stored.pages if page.agent_id and page.part == 1),
-            problems=len(stored.problems),
+            problems=sum(1 for problem in stored.problems if problem.level is Level.WARNING),
             redacted=sum(stored.redactions.values()),
         )
 

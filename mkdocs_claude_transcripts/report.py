@@ -9,6 +9,7 @@ of a file add up to its number of lines, so nothing can vanish silently.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -70,3 +71,41 @@ class FileReport:
     def unaccounted(self) -> list[int]:
         """Line numbers that ended in no outcome (always empty when all is well)."""
         return [n for n in range(1, self.lines + 1) if n not in self.outcomes]
+
+
+# A file of hundreds of bad lines (a file that only looks like a transcript, one
+# garbled on disk) would bury the rest of a build's log: each file's first problems
+# are logged one by one, the others in one message naming their lines.
+SHOWN_PER_FILE = 10
+
+
+def condensed(problems: Iterable[Problem], listed_by: str, shown: int = SHOWN_PER_FILE) -> list[Problem]:
+    """``problems`` as they are logged: of each file, its first ``shown`` problems,
+    then one for the rest, which names their lines (a warning if any of them is) and
+    what lists each of them (``listed_by``)."""
+    by_path: dict[str, list[Problem]] = {}
+    for problem in problems:
+        by_path.setdefault(problem.path, []).append(problem)
+    logged: list[Problem] = []
+    for path, found in by_path.items():
+        logged += found[:shown]
+        rest = found[shown:]
+        if rest:
+            level = Level.WARNING if any(p.level is Level.WARNING for p in rest) else Level.INFO
+            lines = [p.line for p in rest if p.line is not None]
+            where = f" (lines {line_ranges(lines)})" if lines else ""
+            logged.append(Problem(path, None, f"{len(rest)} more problems{where}; {listed_by} lists each", level))
+    return logged
+
+
+def line_ranges(lines: list[int], most: int = 12) -> str:
+    """``[3, 4, 5, 9]`` as ``3-5, 9``; past ``most`` runs, how many lines more."""
+    runs: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if runs and line == runs[-1][1] + 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs[:most])
+    left = sum(b - a + 1 for a, b in runs[most:])
+    return f"{text} and {left} more" if left else text

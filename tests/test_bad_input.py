@@ -648,3 +648,37 @@ def test_a_line_holding_more_marks_than_a_paragraph_may_is_shown_as_text() -> No
     # A long line of prose, with a few marks, stays prose.
     sentence = "A *long* line of prose, with a few marks & words. " * 40
     assert prose(sentence) == [sentence.replace("&", "&amp;")]
+
+
+def _many_bad_lines(path: Path) -> None:
+    """A session of 30 lines that are not JSON (lines 2 to 31) and a last line cut off
+    (33), between two prompts."""
+    path.write_bytes(lines(entry(1), *[b"{not json %d" % n for n in range(30)], entry(2)) + b'{"type": "user", "cut')
+
+
+def test_a_file_of_many_bad_lines_is_logged_in_brief(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Hundreds of bad lines in one file buried the rest of the build's log: its first
+    ten problems are logged one by one, then one warning names the others' lines; each
+    is logged at DEBUG (``mkdocs build --verbose``). The build's count of problems is
+    that of warnings: a last line cut off is a note."""
+    root = make_site(tmp_path)
+    path = root / "docs" / f"{SESSION.format(72)}.jsonl"
+    _many_bad_lines(path)
+    with caplog.at_level(logging.DEBUG):
+        site = build(root, strict=False)
+    ours = [(r.levelno, r.getMessage().removeprefix("claude-transcripts: ")) for r in caplog.records if path.name in r.getMessage()]
+    shown = [(level, message) for level, message in ours if level >= logging.INFO]
+    assert [message.split(": ")[0] for _, message in shown[:10]] == [f"{path.name}:{n}" for n in range(2, 12)]
+    assert all(level == logging.WARNING and "not valid JSON" in message for level, message in shown[:10])
+    assert shown[10:] == [(logging.WARNING, f"{path.name}: 21 more problems (lines 12-31, 33); mkdocs build --verbose lists each")]
+    hidden = [message for level, message in ours if level == logging.DEBUG]
+    assert [message.split(": ")[0] for message in hidden] == [f"{path.name}:{n}" for n in [*range(12, 32), 33]]
+    assert any("30 problems reported" in r.getMessage() for r in caplog.records)
+    assert "prompt number 2" in (site / path.stem / "index.html").read_text(encoding="utf-8")
+
+
+def test_line_ranges_are_short() -> None:
+    from mkdocs_claude_transcripts.report import line_ranges
+
+    assert line_ranges([9, 3, 4, 5, 5, 11]) == "3-5, 9, 11"
+    assert line_ranges(list(range(1, 100, 2)), most=3) == "1, 3, 5 and 47 more"

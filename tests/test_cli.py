@@ -156,3 +156,16 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path, capsys, 
     assert used == [False, True]  # one process, then workers
     assert len(written["1"]) > 10
     assert written["2"] == written["1"]
+
+
+def test_many_bad_lines_are_printed_in_brief_and_listed_by_the_report(tmp_path: Path, capsys) -> None:
+    from .test_bad_input import _many_bad_lines
+
+    _many_bad_lines(tmp_path / "s1.jsonl")
+    status, _, err = convert(str(tmp_path / "s1.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0
+    assert re.findall(r"s1\.jsonl:(\d+): not valid JSON", err) == [str(n) for n in range(2, 12)]
+    assert "warning: s1.jsonl: 21 more problems (lines 12-31, 33); --report lists each" in err
+    status, out, _ = convert(str(tmp_path / "s1.jsonl"), "--report", capsys=capsys)
+    assert re.findall(r"s1\.jsonl:(\d+): ", out) == [str(n) for n in [*range(2, 32), 33]]
+    assert "s1.jsonl: 2 messages; redacted: nothing; 30 problems" in out
