@@ -25,7 +25,7 @@ from .transcript.types import KNOWN_TYPES, METADATA_TYPES
 
 CATALOGUE: dict[str, frozenset[str]] = {
     "entry": KNOWN_TYPES,
-    "block": frozenset({"text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image"}),
+    "block": frozenset({"text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image", "document", "tool_reference"}),
     "system": frozenset(SYSTEM_SUBTYPES) | {NOTICE},
     "attachment": frozenset(
         {"queued_command", "hook_success", "hook_system_message", "hook_additional_context", "task_reminder", "skill_listing"}
@@ -59,6 +59,8 @@ _BLOCK_FORMS = {
     "server_tool_use": "ToolCall",
     "tool_result": "ToolResult, inside its call",
     "image": "Image, written as a file",
+    "document": "ToolResult, by its kind and size (a text document, its text)",
+    "tool_reference": "ToolResult, the tools it made available",
 }
 
 
@@ -108,7 +110,8 @@ def coverage(paths: Iterable[str]) -> Coverage:
         form = _ENTRY_FORMS.get(name) or ("metadata (counted)" if name in METADATA_TYPES else None)
         result.lines.append(Line("entry", name, count, form, census.unreadable_entries[name] if form else 0))
     for name, count in census.blocks.most_common():
-        result.lines.append(Line("block", name, count, _BLOCK_FORMS.get(name)))
+        form = _BLOCK_FORMS.get(name)
+        result.lines.append(Line("block", name, count, form, census.loose_blocks[name] if form else 0))
     for name, count in census.systems.most_common():
         handler = SYSTEM_SUBTYPES.get(name)
         result.lines.append(Line("system", name, count, handler.strip("_") if handler else None))

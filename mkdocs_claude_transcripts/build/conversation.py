@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -397,7 +398,8 @@ class Conversation:
         return self._emit(line, call, entry, anchored=True)
 
     def _tool_result(self, line: int, entry: raw.UserEntry, block: raw.ToolResultBlock) -> None:
-        text, images, extra = _result_content(block.content)
+        content = _result_content(block.content)
+        text = content.text
         call = self.calls.get(block.tool_use_id)
         full = self.tool_results.get(block.tool_use_id)
         if full is not None:
@@ -406,7 +408,9 @@ class Conversation:
         result = m.ToolResult(
             tool_use_id=block.tool_use_id,
             text=error_text(text) if is_error else text,
-            images=images,
+            images=content.images,
+            documents=content.documents,
+            tools=content.tools,
             is_error=is_error,
             output=output_of(call.name, entry.toolUseResult, text, is_error) if call else None,
             full=full is not None,
@@ -421,7 +425,7 @@ class Conversation:
             result.anchor = self._anchor(f"r-{(block.tool_use_id or str(line))[-12:]}")
             self._target.append(result)
             self.report.mark(line, Outcome.RENDERED)
-        for item in extra:
+        for item in content.extra:
             self._block(line, entry, item)
 
     def _block(self, line: int, entry: Any, block: Any) -> bool:
@@ -500,23 +504,49 @@ def _prompt_images(prompt: Any) -> list[m.Image]:
     return [_image(raw.ImageBlock.model_validate(b)) for b in blocks]
 
 
-def _result_content(content: Any) -> tuple[str, list[m.Image], list[Any]]:
-    """Split a tool result's content into its text, its images, and blocks of other kinds."""
+@dataclass
+class _ResultContent:
+    """A tool result's content: its text, images, documents, the tools it made
+    available, and blocks of other kinds."""
+
+    text: str = ""
+    images: list[m.Image] = field(default_factory=list)
+    documents: list[m.Document] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    extra: list[Any] = field(default_factory=list)
+
+
+def _result_content(content: Any) -> _ResultContent:
     if content is None:
-        return "", [], []
+        return _ResultContent()
     if isinstance(content, str):
-        return content, [], []
+        return _ResultContent(content)
+    found = _ResultContent()
     texts: list[str] = []
-    images: list[m.Image] = []
-    extra: list[Any] = []
     for block in content:
         if isinstance(block, raw.TextBlock):
             texts.append(block.text)
         elif isinstance(block, raw.ImageBlock):
-            images.append(_image(block))
+            found.images.append(_image(block))
+        elif isinstance(block, raw.DocumentBlock):
+            found.documents.append(_document(block))
+        elif isinstance(block, raw.ToolReferenceBlock) and block.tool_name:
+            found.tools.append(block.tool_name)
         else:
-            extra.append(block)
-    return "\n".join(texts), images, extra
+            found.extra.append(block)
+    found.text = "\n".join(texts)
+    return found
+
+
+def _document(block: raw.DocumentBlock) -> m.Document:
+    """A document's kind and size; the text of a text document (a PDF's bytes, base64
+    in the transcript, are left out)."""
+    source = block.source
+    data = source.data if isinstance(source.data, str) else ""
+    if source.type == "text":
+        return m.Document(media_type=source.media_type or "text/plain", title=block.title or "", size=len(data.encode()), text=data)
+    size = len(data) * 3 // 4 - data[-2:].count("=") if source.type == "base64" else 0
+    return m.Document(media_type=source.media_type or "", title=block.title or source.url or "", size=max(size, 0))
 
 
 def _attachment_text(data: dict[str, Any]) -> str:

@@ -42,11 +42,20 @@ class ToolUseBlock(_Camel):
     input: dict[str, Any] = Field(default_factory=dict)
 
 
+class Document(_Camel):
+    media_type: str = ""
+    title: str = ""
+    size: int = Field(0, description="bytes")
+    text: str = Field("", description="a text document's text; a PDF's bytes are not exported")
+
+
 class ToolResultBlock(_Camel):
     typename: Literal["ToolResultBlock"] = Field("ToolResultBlock", alias="__typename")
     tool_use_id: str
     content: str
     is_error: bool = False
+    tool_references: list[str] = Field(default_factory=list, description="the tools it made available (a tool search)")
+    documents: list[Document] = Field(default_factory=list, description="the documents it read")
 
 
 class ThinkingBlock(_Camel):
@@ -201,7 +210,8 @@ def _transcript_messages(message: m.AnyMessage, sidechain: bool, rewound: bool) 
 
 
 def _result(made: Any, result: m.ToolResult, tool_use_id: str) -> TranscriptMessage:
-    block = ToolResultBlock(tool_use_id=tool_use_id, content=result.text, is_error=result.is_error)
+    documents = [Document(media_type=d.media_type, title=d.title, size=d.size, text=d.text) for d in result.documents]
+    block = ToolResultBlock(tool_use_id=tool_use_id, content=result.text, is_error=result.is_error, tool_references=result.tools, documents=documents)
     return made("user", "user", [block], of=result)
 
 

@@ -21,6 +21,15 @@ class Image(Node):
     label: str = ""  # "Image #2" when the text refers to it by that name
 
 
+class Document(Node):
+    """A document a tool read (a PDF): its kind and size; a text document's text."""
+
+    media_type: str = ""
+    title: str = ""
+    size: int = 0  # bytes
+    text: str = ""  # a text document's; a PDF's bytes are not kept
+
+
 class Usage(Node):
     input: int = 0
     output: int = 0
@@ -207,6 +216,8 @@ class ToolResult(Message):
     tool_use_id: str = ""
     text: str = ""
     images: list[Image] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)  # the tools it made available (a tool search)
+    documents: list[Document] = Field(default_factory=list)
     is_error: bool = False
     output: AnyOutput | None = None  # what Claude Code recorded about the result, typed
     full: bool = False  # text comes from <session>/tool-results/, not the truncated preview

@@ -15,7 +15,7 @@ from .. import model as m
 from .context import PageContext
 from .markdown import block, fence, fields, image, inline, link, meta, permalink, prose
 from .text import strip_ansi
-from .tools import render_call
+from .tools import render_call, result_extras, shown_images, text_output
 
 # Kinds of block (CSS classes).
 USER, ASSISTANT, THINKING, COMMAND = "ct-user", "ct-assistant", "ct-thinking", "ct-command"
@@ -133,18 +133,7 @@ def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str
             return image(label, target)
 
         lines = [_PLACEHOLDER.sub(place, line) for line in lines]
-    for number, img in enumerate(images, 1):
-        if img.label in placed:
-            continue
-        target = ctx.image(img)
-        label = img.label or f"Image {number}"
-        if target:
-            lines += ["", image(label, target)]
-        elif img.url:
-            lines += ["", f"{inline(label)}: {inline(img.url)}"]
-        else:
-            lines += ["", f"*{inline(label)} ({inline(img.media_type)}) could not be decoded.*"]
-    return lines
+    return lines + shown_images(images, ctx, placed)
 
 
 def _steering(message: m.Steering, ctx: PageContext) -> list[str]:
@@ -260,8 +249,7 @@ def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
 
 
 def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
-    body = ctx.output(strip_ansi(message.text)) if message.text.strip() else ["*No output.*"]
-    body += _with_images("", message.images, ctx)
+    body = text_output(message, ctx) + result_extras(message, ctx)
     kind = TOOL_ERROR if message.is_error else TOOL
     return titled(ctx, kind, "Result of a tool call made before this part of the transcript", message, body, "closed")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, image, inline, link, meta, prose, table
+from .markdown import block, code, fence, image, inline, link, meta, prose, table
 from .text import agent_answer, first_line, numbered, split_reminders, strip_ansi
 
 _KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "title", "skill", "prompt", "name")
@@ -40,8 +40,10 @@ def render_call(call: m.ToolCall, ctx: PageContext) -> tuple[str, list[str]]:
     if call.result is None:
         body += [""] * bool(body) + ["*No result was recorded.*"]
     else:
-        output = view.output(call.result, call, args, ctx) + _images(call.result, ctx)
-        body += [""] * bool(body and output) + output
+        output = view.output(call.result, call, args, ctx) + result_extras(call.result, ctx)
+        if not body:  # the output alone, from its first line
+            output = output[1:] if output[:1] == [""] else output
+        body += [""] * bool(body and output and output[0]) + output
     return (f"{label} · {first_line(key)}" if key.strip() else label), body
 
 
@@ -83,14 +85,40 @@ def input_table(values: dict[str, Any]) -> list[str]:
 def text_output(result: m.ToolResult, ctx: PageContext, lang: str = "text") -> list[str]:
     if result.text.strip():
         return ctx.output(strip_ansi(result.text), lang)
-    return [] if result.images else ["*No output.*"]
+    return [] if result.images or result.documents or result.tools else ["*No output.*"]
 
 
-def _images(result: m.ToolResult, ctx: PageContext) -> list[str]:
+def result_extras(result: m.ToolResult, ctx: PageContext) -> list[str]:
+    """What a result holds besides its text: its images, the documents it read (a
+    text document's text; a PDF by its kind and size), and the tools it made
+    available (a tool search's result is only those)."""
+    lines = shown_images(result.images, ctx)
+    for number, doc in enumerate(result.documents, 1):
+        name = inline(doc.title or f"Document {number}")
+        if doc.text.strip():
+            lines += ["", f"{name}:", ""] + ctx.output(doc.text)
+        else:
+            lines += ["", f"*{name}: {inline(doc.media_type or 'a document')}, {doc.size:,} bytes (not shown).*"]
+    if result.tools:
+        lines += ["", "Tools made available: " + ", ".join(code(name) for name in result.tools)]
+    return lines
+
+
+def shown_images(images: list[m.Image], ctx: PageContext, placed: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """Each image (but those ``placed`` already, by label), written as a file and shown;
+    one given by its address, as the address."""
     lines: list[str] = []
-    for number, img in enumerate(result.images, 1):
+    for number, img in enumerate(images, 1):
+        if img.label in placed:
+            continue
         target = ctx.image(img)
-        lines += ["", image(f"Image {number}", target) if target else f"*Image {number} could not be decoded.*"]
+        label = img.label or f"Image {number}"
+        if target:
+            lines += ["", image(label, target)]
+        elif img.url:
+            lines += ["", f"{inline(label)}: {inline(img.url)}"]
+        else:
+            lines += ["", f"*{inline(label)} ({inline(img.media_type)}) could not be decoded.*"]
     return lines
 
 

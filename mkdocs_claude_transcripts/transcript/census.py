@@ -20,6 +20,8 @@ class Census:
     attachments: Counter[str] = field(default_factory=Counter)
     tools: Counter[str] = field(default_factory=Counter)
     odd_inputs: Counter[str] = field(default_factory=Counter)  # calls whose input ``fits`` refused
+    # Blocks of a kind shown in a tool's result, found elsewhere (shown generically there)
+    loose_blocks: Counter[str] = field(default_factory=Counter)
     fits: Callable[[str, Any], bool] = lambda name, value: True
 
     def add(self, entry: raw.AnyEntry) -> None:
@@ -35,15 +37,21 @@ class Census:
             for block in entry.message.content:
                 self._block(block)
 
-    def _block(self, block: object) -> None:
+    def _block(self, block: object, in_result: bool = False) -> None:
         kind = "unknown" if isinstance(block, raw.UnknownBlock) else str(getattr(block, "type", None))
         if isinstance(block, raw.UnknownBlock):
             kind = str(block.type)
         self.blocks[kind] += 1
+        if isinstance(block, _RESULT_ONLY) and not in_result:
+            self.loose_blocks[kind] += 1
         if isinstance(block, raw.ToolUseBlock):
             self.tools[block.name] += 1
             if not self.fits(block.name, block.input):
                 self.odd_inputs[block.name] += 1
         elif isinstance(block, raw.ToolResultBlock) and isinstance(block.content, list):
             for inner in block.content:
-                self._block(inner)
+                self._block(inner, in_result=True)
+
+
+# Shown as part of a tool's result (documents, tools made available), and only there.
+_RESULT_ONLY = (raw.DocumentBlock, raw.ToolReferenceBlock)

@@ -62,6 +62,28 @@ class ImageBlock(Raw):
     source: ImageSource = Field(default_factory=ImageSource)
 
 
+class DocumentSource(Raw):
+    type: str = "base64"
+    media_type: str | None = None
+    data: Any = None  # base64 (a PDF), or the text itself (a text document)
+    url: str | None = None
+
+
+class DocumentBlock(Raw):
+    """In a tool's result: a document it read (a PDF, by Read)."""
+
+    type: Literal["document"] = "document"
+    source: DocumentSource = Field(default_factory=DocumentSource)
+    title: str | None = None
+
+
+class ToolReferenceBlock(Raw):
+    """In a tool's result: a tool it made available (ToolSearch, 2.1)."""
+
+    type: Literal["tool_reference"] = "tool_reference"
+    tool_name: str = ""
+
+
 class UnknownBlock(Raw):
     """A block type this version does not know; all its fields are kept."""
 
@@ -83,6 +105,8 @@ _BLOCK_TAGS = {
     "server_tool_use",
     "tool_result",
     "image",
+    "document",
+    "tool_reference",
 }
 
 
@@ -108,6 +132,8 @@ Block = Annotated[
         Annotated[ToolUseBlock, Tag("tool_use")],
         Annotated[ToolResultBlock, Tag("tool_result")],
         Annotated[ImageBlock, Tag("image")],
+        Annotated[DocumentBlock, Tag("document")],
+        Annotated[ToolReferenceBlock, Tag("tool_reference")],
         Annotated[UnknownBlock, Tag("unknown")],
     ],
     Discriminator(_block_tag),
