@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import model as m
-from .build.conversation import ATTACHMENT_TYPES, NOTICE, SYSTEM_SUBTYPES
+from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES
 from .render.tools import GENERIC, view_for
 from .report import FileReport
 from .transcript.census import Census
@@ -28,7 +28,7 @@ CATALOGUE: dict[str, frozenset[str]] = {
     "block": frozenset({"text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image", "document", "tool_reference"}),
     "system": frozenset(SYSTEM_SUBTYPES) | {NOTICE},
     "attachment": frozenset(
-        {"queued_command", "hook_success", "hook_system_message", "hook_additional_context", "task_reminder", "skill_listing"}
+        {"queued_command", "hook_success", "hook_system_message", "hook_additional_context", "task_reminder", "skill_listing", *ATTACHED, *CONTEXT_KINDS}
     ),
     "tool": frozenset(
         {
@@ -50,6 +50,7 @@ _ENTRY_FORMS = {
     "ai-title": "page title",
     "custom-title": "page title",
     "progress": "metadata (counted)",
+    "marble-origami-commit": "a closed note, Context collapsed",
 }
 _BLOCK_FORMS = {
     "text": "text",

@@ -47,6 +47,17 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "bad_utf8": (lines(entry(1)).replace(b"number", b"num\xff\xfeber"), ":1: invalid UTF-8", "prompt"),
     "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
     "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
+    # JSON's NaN and Infinity, which Python reads: in typed fields, dropped and named;
+    # in free-form ones (an error's status, a compaction's tokens), no number. They
+    # stopped the conversion.
+    "not_finite": (lines(
+        entry(1),
+        entry(2, "system", subtype="turn_duration", durationMs=float("nan")),
+        entry(3, "system", subtype="api_error", retryAttempt=float("nan"), maxRetries=2, error={"status": float("inf")}, content="overloaded"),
+        entry(4, "system", subtype="compact_boundary", compactMetadata={"trigger": "auto", "preTokens": float("-inf")}),
+        entry(5, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": "text", "text": "answer five"}],
+                                       "usage": {"input_tokens": float("inf"), "output_tokens": 3}}),
+    ), ":2: system entry: ignored field(s) of an unexpected type: durationMs", "answer five"),
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
@@ -682,3 +693,14 @@ def test_line_ranges_are_short() -> None:
 
     assert line_ranges([9, 3, 4, 5, 5, 11]) == "3-5, 9, 11"
     assert line_ranges(list(range(1, 100, 2)), most=3) == "1, 3, 5 and 47 more"
+
+
+def test_numbers_that_are_not_numbers_are_not_shown(tmp_path: Path) -> None:
+    """NaN or Infinity where Claude Code writes a count (a retry, a status, tokens)
+    shows no count, rather than "attempt nan of 2"."""
+    path = tmp_path / f"{SESSION.format(73)}.jsonl"
+    path.write_bytes(CASES["not_finite"][0])
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    page = "\n".join(page.markdown for page in converted.pages)
+    assert "API error" in page and "overloaded" in page and "answer five" in page
+    assert not re.search(r"\b(?:nan|inf|infinity)\b", page, re.IGNORECASE)

@@ -19,7 +19,7 @@ from .. import model as m
 from ..report import FileReport, Level, Outcome
 from ..transcript import raw
 from . import branches, steering
-from .results import error_text, output_of
+from .results import error_text, output_of, whole
 from .user import classify
 
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
@@ -40,6 +40,23 @@ SYSTEM_SUBTYPES = {
     "away_summary": "_recap",
     "informational": "_note",
 }
+# Attachments that carry a file, lines of one, or a path (model.Attached): where each
+# keeps its text (None: it has none, a path alone).
+ATTACHED: dict[str, tuple[str, ...] | None] = {
+    "file": ("content",),
+    "edited_text_file": ("snippet",),
+    "selected_lines_in_ide": ("content",),
+    "nested_memory": ("content",),
+    "plan_file_reference": ("planContent",),
+    "directory": ("content",),
+    "opened_file_in_ide": None,
+    "compact_file_reference": None,
+    "already_read_file": None,
+}
+CONTEXT_KINDS = (
+    "total_tokens_reminder", "output_style", "date_change", "deferred_tools_delta", "mcp_instructions_delta",
+    "invoked_skills", "token_usage", "budget_usd", "credential_org",
+)  # fmt: skip
 ATTACHMENT_TYPES = {
     "queued_command": "_queued",
     "hook_success": "_hook",
@@ -51,6 +68,10 @@ ATTACHMENT_TYPES = {
     "todo_reminder": "_context",
     "skill_listing": "_context",
     "critical_system_reminder": "_context",
+    # What Claude Code tells the model of its own state (2.1): shown as a reminder when
+    # it says something, else counted.
+    **dict.fromkeys(CONTEXT_KINDS, "_context"),
+    **dict.fromkeys(ATTACHED, "_attached"),
 }
 
 
@@ -288,18 +309,18 @@ class Conversation:
         meta = entry.compactMetadata.model_dump() if entry.compactMetadata else micro if isinstance(micro, dict) else {}
         compaction = m.Compaction(
             trigger=str(meta.get("trigger") or ""),
-            tokens_before=_int(meta.get("preTokens")),
-            tokens_after=_int(meta.get("postTokens")),
+            tokens_before=whole(meta.get("preTokens")),
+            tokens_after=whole(meta.get("postTokens")),
             micro=entry.subtype == "microcompact_boundary",
         )
         self._emit(line, compaction, entry)
 
     def _api_error(self, line: int, entry: raw.SystemEntry) -> None:
         error = entry.error if isinstance(entry.error, dict) else {}
-        attempt, most = entry.extra("retryAttempt"), entry.extra("maxRetries")
+        attempt, most = whole(entry.extra("retryAttempt")), whole(entry.extra("maxRetries"))
         message = m.ApiError(
             text=str(error.get("formatted") or error.get("message") or _as_text(entry.content) or _as_text(entry.error)),
-            status=_int(error.get("status")),
+            status=whole(error.get("status")),
             retry=f"attempt {attempt} of {most}" if attempt and most else "",
         )
         self._emit(line, message, entry)
@@ -367,10 +388,19 @@ class Conversation:
             return
         self._emit(line, m.Reminder(text=text), entry)
 
+    def _attached(self, line: int, entry: raw.AttachmentEntry) -> None:
+        """A file or text Claude Code attached; one not of the shape known is shown
+        with its fields, as any other attachment."""
+        found = _attached(entry.attachment)
+        if found is None:
+            self._other_attachment(line, entry)
+        else:
+            self._emit(line, found, entry)
+
     def _other_attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
         data = entry.attachment
         kind = str(data.get("type") or "attachment")
-        skip = ("type", "content", "prompt", "stdout", "stderr")
+        skip = ("type", *_TEXT_KEYS)
         details = {k: _as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
         note = m.SystemNote(subtype=kind, title=kind.replace("_", " ").capitalize(), text=_attachment_text(data), details=details)
         self._emit(line, note, entry)
@@ -383,7 +413,19 @@ class Conversation:
         elif entry.type == "agent-name":
             name = entry.extra("agentName") or entry.extra("name")
             self.agent_name = name if isinstance(name, str) else self.agent_name
+        elif entry.type == "marble-origami-commit":
+            self._collapse(line, entry)
+            return
         self.report.mark(line, Outcome.METADATA)
+
+    def _collapse(self, line: int, entry: raw.MetadataEntry) -> None:
+        """A context collapse: a span of the conversation the model then saw as a
+        summary (the span itself stays on the page, where it was)."""
+        summary = entry.extra("summary")
+        if not isinstance(summary, str) or not summary.strip():
+            content = entry.extra("summaryContent")
+            summary = _COLLAPSED.sub("", content) if isinstance(content, str) else ""
+        self._emit(line, m.SystemNote(subtype="context_collapse", title="Context collapsed", text=summary), entry)
 
     # ------------------------------------------------------------ blocks
 
@@ -549,8 +591,43 @@ def _document(block: raw.DocumentBlock) -> m.Document:
     return m.Document(media_type=source.media_type or "", title=block.title or source.url or "", size=max(size, 0))
 
 
+_COLLAPSED = re.compile(r"</?collapsed[^>]*>")
+
+
+def _attached(data: dict[str, Any]) -> m.Attached | None:
+    """An attachment that carries a file, or lines of one, as the content model has
+    it; None when its fields are not of the shapes Claude Code writes."""
+    what = str(data.get("type"))
+    path = next((v for k in ("displayPath", "filename", "path", "planFilePath") if isinstance(v := data.get(k), str) and v), "")
+    found = m.Attached(what=what, path=path)
+    keys = ATTACHED.get(what)
+    value = next((data[k] for k in keys or () if k in data), None)
+    if isinstance(value, dict):  # {"type": "text", "file": {"content", "startLine"}} or {"content": ...}
+        file = value.get("file") if isinstance(value.get("file"), dict) else value
+        if value.get("type") == "image" and isinstance(file.get("base64"), str):
+            found.images = [m.Image(media_type=str(file.get("type") or "image/png"), data=file["base64"])]
+            return found
+        if value.get("type") not in (None, "text") and "file" in value:
+            return None  # a PDF or a notebook mentioned: its fields, as they are
+        value = file.get("content")
+        found.start_line = whole(file.get("startLine"))
+        found.path = found.path or next((v for k in ("filePath", "path") if isinstance(v := file.get(k), str)), "")
+    if value is not None and not isinstance(value, str):
+        return None
+    found.text = value or ""
+    if what == "selected_lines_in_ide":
+        found.start_line = whole(data.get("lineStart"))
+    if not found.path and not found.text:
+        return None
+    return found
+
+
+# Where an attachment keeps what it says.
+_TEXT_KEYS = ("content", "text", "prompt", "stdout", "stderr", "addedBlocks")
+
+
 def _attachment_text(data: dict[str, Any]) -> str:
-    return "\n\n".join(p for p in (_as_text(data.get(k)) for k in ("content", "prompt", "stdout", "stderr")) if p.strip())
+    return "\n\n".join(p for p in (_as_text(data.get(k)) for k in _TEXT_KEYS) if p.strip())
 
 
 def _read_text(path: str) -> str:
@@ -574,10 +651,6 @@ def _as_text(value: Any) -> str:
 def _list(value: Any) -> list[Any]:
     """A list from the file, or none (where the file holds something else)."""
     return value if isinstance(value, list) else []
-
-
-def _int(value: Any) -> int | None:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _level(level: str | None, subtype: str | None) -> str:

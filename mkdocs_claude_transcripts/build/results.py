@@ -4,6 +4,7 @@ result's text is always there to show."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -32,8 +33,12 @@ def error_text(text: str) -> str:
     return match.group(1).strip() if match else text
 
 
-def _int(value: Any) -> int | None:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def whole(value: Any) -> int | None:
+    """A number of the transcript as a whole number, or None: not a number, or JSON's
+    NaN or Infinity (which Python reads)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return int(value)
 
 
 def _str(value: Any) -> str:
@@ -63,9 +68,9 @@ def _file(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput | None
         return None
     return m.FileOutput(
         path=_str(file.get("filePath")),
-        start_line=_int(file.get("startLine")) or 1,
-        num_lines=_int(file.get("numLines")),
-        total_lines=_int(file.get("totalLines")),
+        start_line=whole(file.get("startLine")) or 1,
+        num_lines=whole(file.get("numLines")),
+        total_lines=whole(file.get("totalLines")),
     )
 
 
@@ -78,10 +83,10 @@ def _patch(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput | Non
         created=data.get("type") == "create",
         hunks=[
             m.Hunk(
-                old_start=_int(h.get("oldStart")) or 0,
-                old_lines=_int(h.get("oldLines")) or 0,
-                new_start=_int(h.get("newStart")) or 0,
-                new_lines=_int(h.get("newLines")) or 0,
+                old_start=whole(h.get("oldStart")) or 0,
+                old_lines=whole(h.get("oldLines")) or 0,
+                new_start=whole(h.get("newStart")) or 0,
+                new_lines=whole(h.get("newLines")) or 0,
                 lines=[line for line in h.get("lines", []) if isinstance(line, str)],
             )
             for h in hunks
@@ -94,9 +99,9 @@ def _matches(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput | N
     files = data.get("filenames")
     if not isinstance(files, list):
         return None
-    count = _int(data.get("numFiles"))
+    count = whole(data.get("numFiles"))
     if data.get("mode") == "content":
-        count = _int(data.get("numLines"))
+        count = whole(data.get("numLines"))
     return m.MatchOutput(files=[f for f in files if isinstance(f, str)], count=count, truncated=bool(data.get("truncated")))
 
 
@@ -106,9 +111,9 @@ def _agent(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput | Non
     return m.AgentOutput(
         agent_id=_str(data.get("agentId")) or None,
         status=_str(data.get("status")),
-        tokens=_int(data.get("totalTokens")),
-        tool_uses=_int(data.get("totalToolUseCount")),
-        duration_ms=_int(data.get("totalDurationMs")),
+        tokens=whole(data.get("totalTokens")),
+        tool_uses=whole(data.get("totalToolUseCount")),
+        duration_ms=whole(data.get("totalDurationMs")),
     )
 
 
@@ -154,10 +159,10 @@ def _web(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput | None:
         return None
     return m.WebOutput(
         url=_str(data.get("url")),
-        status_code=_int(data.get("code")),
+        status_code=whole(data.get("code")),
         status_text=_str(data.get("codeText")),
-        size=_int(data.get("bytes")),
-        duration_ms=_int(data.get("durationMs")),
+        size=whole(data.get("bytes")),
+        duration_ms=whole(data.get("durationMs")),
     )
 
 
@@ -168,7 +173,7 @@ def _background(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput 
     return m.BackgroundOutput(
         task_id=_str(data.get("shellId") or data.get("shell_id") or data.get("task_id") or data.get("taskId") or task.get("task_id")),
         status=_str(data.get("status") or task.get("status") or data.get("retrieval_status")),
-        exit_code=_int(data.get("exitCode") if "exitCode" in data else task.get("exitCode")),
+        exit_code=whole(data.get("exitCode") if "exitCode" in data else task.get("exitCode")),
         command=_str(data.get("command") or data.get("summary") or task.get("description")),
         message=_str(data.get("message")),
         run_id=_str(data.get("runId")),

@@ -234,4 +234,6 @@ def _system_text(message: m.AnyMessage) -> str:
         return "Conversation compacted" + (f" ({message.trigger})" if message.trigger else "")
     if isinstance(message, m.SystemNote):
         return "\n\n".join(part for part in (message.title, message.text) if part)
+    if isinstance(message, m.Attached):
+        return "\n\n".join(part for part in (f"{message.what} {message.path}".strip(), message.text) if part)
     return getattr(message, "text", "")

@@ -171,6 +171,20 @@ class Reminder(Message):
     text: str = ""
 
 
+class Attached(Message):
+    """What Claude Code attached to the conversation on its own (an ``attachment``
+    entry): a file the user mentioned with ``@``, one edited outside Claude Code, lines
+    selected or a file opened in the IDE, a memory file (CLAUDE.md, a rule), a plan, a
+    folder's listing; the file's path and, when recorded, its text."""
+
+    kind: Literal["attached"] = "attached"
+    what: str = ""  # the attachment's type: file, edited_text_file, nested_memory, ...
+    path: str = ""
+    text: str = ""
+    start_line: int | None = None  # the line of the file ``text`` starts at, when known
+    images: list[Image] = Field(default_factory=list)  # an image mentioned
+
+
 class CompactSummary(Message):
     """The summary that stands for the conversation before a compaction."""
 
@@ -277,6 +291,7 @@ AnyMessage = Annotated[
         Interruption,
         TeammateMessage,
         Reminder,
+        Attached,
         CompactSummary,
         Compaction,
         AssistantText,

@@ -14,8 +14,8 @@ from typing import Any
 from .. import model as m
 from .context import PageContext
 from .markdown import block, fence, fields, image, inline, link, meta, permalink, prose
-from .text import strip_ansi
-from .tools import render_call, result_extras, shown_images, text_output
+from .text import numbered, strip_ansi
+from .tools import language_of, render_call, result_extras, shown_images, text_output
 
 # Kinds of block (CSS classes).
 USER, ASSISTANT, THINKING, COMMAND = "ct-user", "ct-assistant", "ct-thinking", "ct-command"
@@ -206,6 +206,42 @@ def _reminder(message: m.Reminder, ctx: PageContext) -> list[str]:
     return titled(ctx, REMINDER, "System reminder", message, prose(message.text), "closed")
 
 
+# The title of each kind of file or text Claude Code attached (model.Attached).
+_ATTACHED = {
+    "file": "Attached",
+    "edited_text_file": "Edited outside Claude Code",
+    "selected_lines_in_ide": "Selected in the IDE",
+    "opened_file_in_ide": "Opened in the IDE",
+    "nested_memory": "Memory file",
+    "plan_file_reference": "Plan",
+    "directory": "Folder",
+    "compact_file_reference": "Kept in context after the compaction",
+    "already_read_file": "Already read",
+}
+
+
+def _attached(message: m.Attached, ctx: PageContext) -> list[str]:
+    """A file or text Claude Code attached, in a closed block: its text in the file's
+    language, with the file's line numbers when known (a memory file or a plan, as
+    Markdown; an image, shown); a path alone, a small line."""
+    title = _ATTACHED.get(message.what) or message.what.replace("_", " ").capitalize()
+    if message.path:
+        title += f" · {ctx.short_path(message.path)}"
+    if message.images:
+        return titled(ctx, REMINDER, title, message, shown_images(message.images, ctx)[1:], "closed")
+    if not message.text.strip():
+        return meta(inline(title) + anchor(message, ctx))
+    if message.what in _READ_AS_MARKDOWN:
+        return titled(ctx, REMINDER, title, message, prose(message.text), "closed")
+    text, start = (message.text, message.start_line) if message.start_line else numbered(message.text)
+    return titled(ctx, REMINDER, title, message, ctx.output(text, language_of(message.path) or "text", start), "closed")
+
+
+# Instructions and plans are read as Markdown (as a plan Claude proposed is); files, as
+# they are, in their language.
+_READ_AS_MARKDOWN = frozenset({"nested_memory", "plan_file_reference"})
+
+
 def _compact_summary(message: m.CompactSummary, ctx: PageContext) -> list[str]:
     return titled(ctx, SUMMARY, "Summary of the conversation so far", message, prose(message.text), "closed")
 
@@ -290,6 +326,7 @@ RENDERERS: dict[type, Renderer] = {
     m.Interruption: _interruption,
     m.TeammateMessage: _teammate,
     m.Reminder: _reminder,
+    m.Attached: _attached,
     m.CompactSummary: _compact_summary,
     m.Compaction: _compaction,
     m.AssistantText: _assistant_text,

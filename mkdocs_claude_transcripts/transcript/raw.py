@@ -17,7 +17,8 @@ from .types import ENTRY_TYPES, METADATA_TYPES
 
 
 class Raw(BaseModel):
-    model_config = ConfigDict(extra="allow", frozen=False)
+    # NaN and Infinity, which Python's JSON reads, are not numbers of a transcript.
+    model_config = ConfigDict(extra="allow", frozen=False, allow_inf_nan=False)
 
     def extra(self, key: str, default: Any = None) -> Any:
         """A field this model does not declare (kept because of ``extra="allow"``)."""

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..report import FileReport, Level, Outcome
+from . import raw
 from .raw import ENTRY, UNKNOWN, AnyEntry
+from .types import ENTRY_TYPES
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -154,6 +156,8 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
             entry = UNKNOWN.validate_python(data)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
+    elif isinstance(entry, raw.UnknownEntry) and kind in ENTRY_TYPES:
+        report.problem(number, f"{kind!s} entry: not of the shape expected; shown with all its fields")
     return entry
 
 
@@ -173,20 +177,21 @@ def _drop(data: Any, loc: tuple[Any, ...]) -> str:
     """
     node = data
     walked: list[str] = []
-    steps = list(loc)
-    while steps:
-        step = steps.pop(0)
+    last: tuple[Any, Any] | None = None  # the container and key of the last step found
+    for step in loc:
         found = (isinstance(node, dict) and step in node) or (
             isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
         )
         if not found:
-            continue  # a union tag in the location
+            continue  # a union tag, or a union member the value was tried as ("int", "float")
         walked.append(str(step))
-        if not steps:
-            del node[step]
-            return ".".join(walked)
+        last = (node, step)
         node = node[step]
-    return ""
+    if last is None:
+        return ""
+    container, key = last
+    del container[key]
+    return ".".join(walked)
 
 
 def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str], str]) -> bytes:

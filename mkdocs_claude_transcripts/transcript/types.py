@@ -15,6 +15,24 @@ METADATA_TYPES = frozenset(
         "agent-color",
         "agent-setting",
         "tag",
+        # Claude Code 2.1's bookkeeping: file history, attribution, worktrees, content
+        # replaced by stubs, context collapse, forks, relocations, speculation.
+        "file-history-delta",
+        "attribution-snapshot",
+        "worktree-state",
+        "isolation-latch",
+        "bridge-session",
+        "content-replacement",
+        "fork-context-ref",
+        "frame-link",
+        "artifact-comment-monitor",
+        "continued-in",
+        "relocated",
+        "ended-by-model",
+        "speculation-accept",
+        "marble-origami-snapshot",
+        "marble-origami-reset",
+        "marble-origami-commit",  # a context collapse: its summary is shown (build/conversation.py)
     }
 )
 
