@@ -26,9 +26,11 @@ def test_unknown_kinds_are_generic_and_known_ones_are_not() -> None:
     assert line_of(report, "system", "brand_new_subtype").shown_by is None
     assert line_of(report, "tool", "Bash").shown_by == "BashView"
     assert line_of(report, "tool", "mcp__github__create_issue").shown_by == "McpView"
-    # the one Bash call whose input is not a Bash input falls to the generic form
+    # the one Bash call whose input is not a Bash input falls to the generic form, and
+    # the one TaskUpdate whose task id is an object
     assert line_of(report, "tool", "Bash").generic == 1
-    assert report.known_generic == 1
+    assert line_of(report, "tool", "TaskUpdate").generic == 1
+    assert report.known_generic == 2
 
 
 def test_every_catalogued_tool_has_a_view_of_its_own() -> None:

@@ -213,6 +213,22 @@ class TodoWriteInput(ToolInput):
     todos: list[TodoItem] = Field(default_factory=list)
 
 
+class TaskCreateInput(ToolInput):
+    """A task of the task list (2.1, where TodoWrite was)."""
+
+    subject: str = ""
+    description: str = ""
+    activeForm: str = ""
+
+
+class TaskUpdateInput(ToolInput):
+    taskId: str | int = ""
+    status: str = ""
+    subject: str = ""
+    description: str = ""
+    activeForm: str = ""
+
+
 class WebFetchInput(ToolInput):
     url: str = ""
     prompt: str = ""
@@ -296,6 +312,8 @@ INPUTS: dict[str, type[ToolInput]] = {
     "Task": TaskInput,
     "Agent": TaskInput,
     "TodoWrite": TodoWriteInput,
+    "TaskCreate": TaskCreateInput,
+    "TaskUpdate": TaskUpdateInput,
     "WebFetch": WebFetchInput,
     "WebSearch": WebSearchInput,
     "AskUserQuestion": AskUserQuestionInput,

@@ -24,7 +24,7 @@ from .context import PageContext
 from .markdown import block, code, fence, image, inline, link, meta, prose, table
 from .text import agent_answer, first_line, numbered, split_reminders, strip_ansi
 
-_KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "title", "skill", "prompt", "name")
+_KEY_FIELDS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "subject", "description", "title", "skill", "prompt", "name", "taskId")
 _PHASE = re.compile(r"""\bphase\(\s*['"]([^'"]{1,80})['"]""")
 
 
@@ -345,7 +345,7 @@ class WorkflowView(ToolView):
 
 
 class TodoView(ToolView):
-    _MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+    MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
 
     def key(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> str:
         done = sum(1 for todo in args.todos if todo.status == "completed")
@@ -354,10 +354,30 @@ class TodoView(ToolView):
     def input(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> list[str]:
         lines = []
         for todo in args.todos:
-            mark = self._MARKS.get(todo.status, "☐")
+            mark = self.MARKS.get(todo.status, "☐")
             text = inline(todo.content)
             lines.append(f"- {mark} " + (f"**{text}**" if todo.status == "in_progress" else text))
         return lines
+
+
+class TaskListView(ToolView):
+    """TaskCreate and TaskUpdate (2.1's task list, where TodoWrite was): the task as an
+    item of a checklist, marked as TodoWrite's are."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        if isinstance(args, m.TaskUpdateInput):
+            task = " → ".join(part for part in (f"#{args.taskId}" if str(args.taskId) else "", args.status.replace("_", " ")) if part)
+            return " · ".join(part for part in (task, args.subject) if part)
+        return args.subject
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        mark = TodoView.MARKS.get(args.status if isinstance(args, m.TaskUpdateInput) else "pending", "☐")
+        lines = [f"- {mark} {inline(args.subject)}"] if args.subject else []
+        if args.description.strip():
+            lines += [""] * bool(lines) + prose(args.description)
+        shown = {"taskId", "status", "subject", "description", "activeForm"}  # the last, "Writing the docs"
+        rest = {key: value for key, value in call.input.items() if key not in shown}
+        return lines + ([""] * bool(lines and rest) + input_table(rest) if rest else [])
 
 
 class PlanView(ToolView):
@@ -580,7 +600,7 @@ def _rating(candidate: tuple[str, str]) -> tuple[float, str]:
 
 GENERIC = ToolView()
 MCP = McpView()
-_SEARCH, _BACKGROUND, _EDIT, _AGENT = SearchView(), BackgroundView(), EditView(), AgentView()
+_SEARCH, _BACKGROUND, _EDIT, _AGENT, _TASKS = SearchView(), BackgroundView(), EditView(), AgentView(), TaskListView()
 TOOLS: dict[str, ToolView] = {
     "Bash": BashView(),
     "BashOutput": _BACKGROUND,
@@ -602,6 +622,8 @@ TOOLS: dict[str, ToolView] = {
     "Agent": _AGENT,
     "Workflow": WorkflowView(),
     "TodoWrite": TodoView(),
+    "TaskCreate": _TASKS,
+    "TaskUpdate": _TASKS,
     "ExitPlanMode": PlanView(),
     "EnterPlanMode": NoInputView(),
     "AskUserQuestion": QuestionView(),
