@@ -35,7 +35,7 @@ CATALOGUE: dict[str, frozenset[str]] = {
             "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Task", "Agent", "TodoWrite",
             "WebFetch", "WebSearch", "NotebookEdit", "BashOutput", "KillBash", "KillShell", "TaskOutput",
             "TaskStop", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "Skill", "SlashCommand",
-            "Workflow", "StructuredOutput", "Artifact", "Monitor", "TaskCreate", "TaskUpdate",
+            "Workflow", "StructuredOutput", "Artifact", "Monitor", "TaskCreate", "TaskUpdate", "PowerShell",
         }
     ),  # fmt: skip
 }

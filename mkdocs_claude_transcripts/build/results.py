@@ -182,6 +182,7 @@ def _background(data: dict[str, Any], text: str, is_error: bool) -> m.AnyOutput 
 
 READERS: dict[str, Reader] = {
     "Bash": _shell,
+    "PowerShell": _shell,
     "Read": _file,
     "Write": _patch,
     "Edit": _patch,

@@ -301,6 +301,7 @@ class ArtifactInput(ToolInput):
 
 INPUTS: dict[str, type[ToolInput]] = {
     "Bash": BashInput,
+    "PowerShell": BashInput,
     "Read": ReadInput,
     "NotebookRead": ReadInput,
     "Write": WriteInput,

@@ -131,6 +131,12 @@ def _status(*facts: str) -> list[str]:
 
 
 class BashView(ToolView):
+    """A shell command (Bash; PowerShell on Windows): the command in its language, the
+    output, its exit code."""
+
+    def __init__(self, language: str = "bash") -> None:
+        self.language = language
+
     def key(self, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> str:
         return args.command
 
@@ -138,7 +144,7 @@ class BashView(ToolView):
         lines = meta(inline(args.description)) + [""] if args.description else []
         if args.run_in_background:
             lines += _status("run in the background")
-        return lines + fence(args.command, "bash")
+        return lines + fence(args.command, self.language)
 
     def output(self, result: m.ToolResult, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> list[str]:
         shell = result.output if isinstance(result.output, m.ShellOutput) else None
@@ -603,6 +609,7 @@ MCP = McpView()
 _SEARCH, _BACKGROUND, _EDIT, _AGENT, _TASKS = SearchView(), BackgroundView(), EditView(), AgentView(), TaskListView()
 TOOLS: dict[str, ToolView] = {
     "Bash": BashView(),
+    "PowerShell": BashView("powershell"),
     "BashOutput": _BACKGROUND,
     "TaskOutput": _BACKGROUND,
     "KillShell": _BACKGROUND,
