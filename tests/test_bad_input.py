@@ -704,3 +704,23 @@ def test_numbers_that_are_not_numbers_are_not_shown(tmp_path: Path) -> None:
     page = "\n".join(page.markdown for page in converted.pages)
     assert "API error" in page and "overloaded" in page and "answer five" in page
     assert not re.search(r"\b(?:nan|inf|infinity)\b", page, re.IGNORECASE)
+
+
+def test_the_bytes_of_a_file_in_a_shape_not_known_are_named_not_shown(tmp_path: Path) -> None:
+    """A PDF pasted into a prompt, an image in an entry of a new kind: their base64 (a
+    megabyte here) was shown whole in session.json and line after line on the page."""
+    pdf = base64.b64encode(b"%PDF-1.7\n" + bytes(750_000)).decode()
+    root = make_site(tmp_path)
+    path = root / "docs" / f"{SESSION.format(74)}.jsonl"
+    path.write_bytes(lines(
+        entry(1, message={"role": "user", "content": [{"type": "text", "text": "read the spec"},
+                                                     {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": pdf}}]}),
+        entry(2, "future-scan", image={"type": "base64", "data": "data:image/png;base64," + pdf}, note="short text stays"),
+    ))  # fmt: skip
+    site = build(root, strict=False)
+    page = (site / path.stem / "index.html").read_text(encoding="utf-8")
+    export = (site / path.stem / "session.json").read_text(encoding="utf-8")
+    assert "read the spec" in page and "short text stays" in page
+    assert page.count(f"{len(pdf):,} characters of base64 data, not shown") == 1
+    assert pdf[1000:1100] not in page and pdf[1000:1100] not in export
+    assert len(page) < 100_000 and len(export) < 20_000

@@ -150,7 +150,7 @@ class Conversation:
             case raw.MetadataEntry():
                 self._metadata(line, entry)
             case raw.UnknownEntry():
-                data = entry.model_dump(mode="json", exclude_unset=True)  # as the file holds it
+                data = _payloads_out(entry.model_dump(mode="json", exclude_unset=True))  # as the file holds it
                 self._emit(line, m.Unknown(type=str(data.get("type")), data=data), entry)
             case _:
                 # Titles, summaries, progress: they describe the session; the
@@ -398,7 +398,7 @@ class Conversation:
             self._emit(line, found, entry)
 
     def _other_attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
-        data = entry.attachment
+        data = _payloads_out(entry.attachment)
         kind = str(data.get("type") or "attachment")
         skip = ("type", *_TEXT_KEYS)
         details = {k: _as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
@@ -471,7 +471,7 @@ class Conversation:
             self._block(line, entry, item)
 
     def _block(self, line: int, entry: Any, block: Any) -> bool:
-        data = block.model_dump(mode="json") if hasattr(block, "model_dump") else {"value": block}
+        data = _payloads_out(block.model_dump(mode="json") if hasattr(block, "model_dump") else {"value": block})
         return self._emit(line, m.Unknown(type=f"{data.get('type')} block", data=data), entry)
 
     # ------------------------------------------------------------ helpers
@@ -593,6 +593,25 @@ def _document(block: raw.DocumentBlock) -> m.Document:
 
 _COLLAPSED = re.compile(r"</?collapsed[^>]*>")
 
+# A long string of base64's characters alone, in a shape not known (a PDF pasted into
+# a prompt, an image in a new kind of entry), is a file's bytes: named by its size
+# rather than shown, on the page and in session.json, where it took megabytes.
+_PAYLOAD = re.compile(r"(?:data:[\w.+-]+/[\w.+-]+;base64,)?[A-Za-z0-9+/=\n]+")
+_PAYLOAD_FROM = 2000
+
+
+def _payloads_out(value: Any) -> Any:
+    """``value`` (JSON data) with each file's bytes in base64 replaced by a note of its size."""
+    if isinstance(value, str):
+        if len(value) >= _PAYLOAD_FROM and _PAYLOAD.fullmatch(value):
+            return f"({len(value):,} characters of base64 data, not shown)"
+        return value
+    if isinstance(value, dict):
+        return {key: _payloads_out(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_payloads_out(item) for item in value]
+    return value
+
 
 def _attached(data: dict[str, Any]) -> m.Attached | None:
     """An attachment that carries a file, or lines of one, as the content model has
@@ -607,8 +626,10 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
         if value.get("type") == "image" and isinstance(file.get("base64"), str):
             found.images = [m.Image(media_type=str(file.get("type") or "image/png"), data=file["base64"])]
             return found
+        if value.get("type") == "pdf":
+            return found if found.path else None  # named by its path (its bytes are not shown)
         if value.get("type") not in (None, "text") and "file" in value:
-            return None  # a PDF or a notebook mentioned: its fields, as they are
+            return None  # a notebook mentioned: its fields, as they are
         value = file.get("content")
         found.start_line = whole(file.get("startLine"))
         found.path = found.path or next((v for k in ("filePath", "path") if isinstance(v := file.get(k), str)), "")
