@@ -58,6 +58,14 @@ CASES: dict[str, tuple[bytes, str, str]] = {
         entry(5, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": "text", "text": "answer five"}],
                                        "usage": {"input_tokens": float("inf"), "output_tokens": 3}}),
     ), ":2: system entry: ignored field(s) of an unexpected type: durationMs", "answer five"),
+    # Half of an emoji, where Claude Code cut a text (a lone UTF-16 surrogate, escaped):
+    # Python reads it into a string UTF-8 cannot hold, which stopped the build.
+    "half_characters": (lines(
+        entry(1, message={"role": "user", "content": "cut here \ud83d"}),
+        entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo \udc80"}}]}),
+        entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "out \ude00 and a whole \U0001f600"}]}),
+    ), ":1: 1 half character(s) of UTF-16 (a text cut inside an emoji) shown as \ufffd", "a whole \U0001f600"),
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
@@ -724,3 +732,19 @@ def test_the_bytes_of_a_file_in_a_shape_not_known_are_named_not_shown(tmp_path: 
     assert page.count(f"{len(pdf):,} characters of base64 data, not shown") == 1
     assert pdf[1000:1100] not in page and pdf[1000:1100] not in export
     assert len(page) < 100_000 and len(export) < 20_000
+
+
+def test_half_characters_in_a_published_transcript_and_an_agents_meta(tmp_path: Path) -> None:
+    """The JSONL published beside the pages (``copy_jsonl``) and a subagent's meta.json
+    hold them too: written as U+FFFD, not a build stopped."""
+    root = make_site(tmp_path, plugin_options="copy_jsonl: true")
+    session = SESSION.format(75)
+    (root / "docs" / f"{session}.jsonl").write_bytes(lines(entry(1, message={"role": "user", "content": "cut \ud83d"})))
+    agents = root / "docs" / session / "subagents"
+    agents.mkdir(parents=True)
+    (agents / "agent-a1.jsonl").write_bytes(lines(entry(2, isSidechain=True, agentId="a1")))
+    (agents / "agent-a1.meta.json").write_text(json.dumps({"agentType": "general-purpose", "description": "look \udc80 here"}))
+    site = build(root, strict=False)
+    assert json.loads((site / f"{session}.jsonl").read_text(encoding="utf-8"))["message"]["content"] == "cut \ufffd"
+    pages = "".join(p.read_text(encoding="utf-8") for p in (site / session).rglob("index.html"))
+    assert "look \ufffd here" in pages

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .halves import whole_characters
 from .types import KNOWN_TYPES
 
 _SNIFF_BYTES = 64 * 1024
@@ -292,6 +293,7 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
     except (OSError, ValueError, RecursionError):
         return
     if isinstance(data, dict):
+        data = whole_characters(data, [0])
         agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))
 
 

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from ..report import FileReport, Level, Outcome
 from . import raw
+from .halves import HALF_ESCAPE, whole_characters
 from .raw import ENTRY, UNKNOWN, AnyEntry
 from .types import ENTRY_TYPES
 
@@ -54,7 +55,8 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     if not raw.strip():
         report.mark(number, Outcome.BLANK)
         return None
-    if not _may_nest_past(raw):
+    halves = HALF_ESCAPE.search(raw) is not None
+    if not _may_nest_past(raw) and not halves:
         try:
             return ENTRY.validate_json(raw)
         except ValidationError as error:
@@ -85,6 +87,11 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     if _deeper(data, DEEPEST):
         data = _cut_deep(data, DEEPEST)
         report.problem(number, f"nested more than {DEEPEST} levels deep; what is deeper is left out")
+    if halves:
+        found = [0]
+        data = whole_characters(data, found)
+        if found[0]:
+            report.problem(number, f"{found[0]} half character(s) of UTF-16 (a text cut inside an emoji) shown as \ufffd", Level.INFO)
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
@@ -207,5 +214,7 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
                 continue
             if _may_nest_past(line) and _deeper(parsed, DEEPEST):
                 parsed = _cut_deep(parsed, DEEPEST)
+            if "\\u" in line and HALF_ESCAPE.search(line.encode("utf-8", "surrogatepass")):
+                parsed = whole_characters(parsed, [0])
             out.append(json.dumps(data(parsed), ensure_ascii=False))
     return ("\n".join(out) + "\n").encode("utf-8")
