@@ -748,3 +748,13 @@ def test_half_characters_in_a_published_transcript_and_an_agents_meta(tmp_path: 
     assert json.loads((site / f"{session}.jsonl").read_text(encoding="utf-8"))["message"]["content"] == "cut \ufffd"
     pages = "".join(p.read_text(encoding="utf-8") for p in (site / session).rglob("index.html"))
     assert "look \ufffd here" in pages
+
+
+def test_half_characters_in_a_session_id(tmp_path: Path) -> None:
+    """The session id is read as a file is told for a transcript, before its entries are."""
+    path = tmp_path / f"{SESSION.format(76)}.jsonl"
+    path.write_bytes(lines(entry(1, sessionId="abc\ud83d"), entry(2, sessionId="abc\ud83d")))
+    source = discover([SourceFile(path.name, str(path))]).sessions[0]
+    converted = convert_session(source, RenderOptions())
+    assert source.session_id == "abc\ufffd"
+    assert json.loads(converted.assets[-1].content)["id"] == "abc\ufffd"

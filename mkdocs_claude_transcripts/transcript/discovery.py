@@ -215,7 +215,8 @@ def _sniff_start(head: bytes) -> _Sniff | None:
 
 
 def _str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+    """A non-empty string, half characters made whole (``halves.py``), or None."""
+    return whole_characters(value, [0]) if isinstance(value, str) and value else None
 
 
 def _looks_like_transcript_name(src_uri: str) -> bool:
@@ -293,7 +294,6 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
     except (OSError, ValueError, RecursionError):
         return
     if isinstance(data, dict):
-        data = whole_characters(data, [0])
         agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))
 
 
