@@ -52,6 +52,7 @@ ATTACHED: dict[str, tuple[str, ...] | None] = {
     "opened_file_in_ide": None,
     "compact_file_reference": None,
     "already_read_file": None,
+    "diagnostics": ("files",),  # made into lines of text (_diagnostics)
 }
 CONTEXT_KINDS = (
     "total_tokens_reminder", "output_style", "date_change", "deferred_tools_delta", "mcp_instructions_delta",
@@ -621,6 +622,9 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
     found = m.Attached(what=what, path=path)
     keys = ATTACHED.get(what)
     value = next((data[k] for k in keys or () if k in data), None)
+    if what == "diagnostics":
+        value, one = _diagnostics(value)
+        found.path = found.path or one
     if isinstance(value, dict):  # {"type": "text", "file": {"content", "startLine"}} or {"content": ...}
         file = value.get("file") if isinstance(value.get("file"), dict) else value
         if value.get("type") == "image" and isinstance(file.get("base64"), str):
@@ -645,6 +649,36 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
 
 # Where an attachment keeps what it says.
 _TEXT_KEYS = ("content", "text", "prompt", "stdout", "stderr", "addedBlocks")
+
+
+def _diagnostics(files: Any) -> tuple[Any, str]:
+    """What the IDE reported of files (an LSP's diagnostics), a line each:
+    ``src/a.ts:11:2: Error typescript 2304: Cannot find name 'x'.`` (lines and columns
+    counted from 1; the IDE counts from 0), and the file when there is one (its lines
+    then start at the line number). None when not of that shape."""
+    if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("diagnostics"), list) for f in files):
+        return None, ""
+    paths = [next((v for k in ("filePath", "uri", "path") if isinstance(v := f.get(k), str)), "").removeprefix("file://") for f in files]
+    one = paths[0] if len(paths) == 1 else ""
+    lines = []
+    for file, path in zip(files, paths):
+        for found in file["diagnostics"]:
+            if not isinstance(found, dict):
+                return None, ""
+            place = [] if one else [path]
+            start = _dict(_dict(found.get("range")).get("start"))
+            line, column = whole(start.get("line")), whole(start.get("character"))
+            if line is not None:
+                place.append(str(line + 1) + (f":{column + 1}" if column is not None else ""))
+            code = found.get("code")
+            code = code.get("value") if isinstance(code, dict) else code
+            kind = " ".join(str(part) for part in (found.get("severity"), found.get("source"), code) if part not in (None, ""))
+            lines.append(": ".join(part for part in (":".join(p for p in place if p), kind, str(found.get("message") or "")) if part))
+    return "\n".join(lines), one
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _attachment_text(data: dict[str, Any]) -> str:

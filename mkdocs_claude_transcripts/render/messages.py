@@ -217,6 +217,7 @@ _ATTACHED = {
     "directory": "Folder",
     "compact_file_reference": "Kept in context after the compaction",
     "already_read_file": "Already read",
+    "diagnostics": "IDE diagnostics",
 }
 
 
@@ -234,12 +235,15 @@ def _attached(message: m.Attached, ctx: PageContext) -> list[str]:
     if message.what in _READ_AS_MARKDOWN:
         return titled(ctx, REMINDER, title, message, prose(message.text), "closed")
     text, start = (message.text, message.start_line) if message.start_line else numbered(message.text)
-    return titled(ctx, REMINDER, title, message, ctx.output(text, language_of(message.path) or "text", start), "closed")
+    lang = "text" if message.what in _ABOUT_A_FILE else language_of(message.path) or "text"
+    return titled(ctx, REMINDER, title, message, ctx.output(text, lang, start), "closed")
 
 
 # Instructions and plans are read as Markdown (as a plan Claude proposed is); files, as
-# they are, in their language.
+# they are, in their language; what is said about a file (a folder's listing, the IDE's
+# diagnostics), as text.
 _READ_AS_MARKDOWN = frozenset({"nested_memory", "plan_file_reference"})
+_ABOUT_A_FILE = frozenset({"directory", "diagnostics"})
 
 
 def _compact_summary(message: m.CompactSummary, ctx: PageContext) -> list[str]:
