@@ -53,6 +53,9 @@ ATTACHED: dict[str, tuple[str, ...] | None] = {
     "compact_file_reference": None,
     "already_read_file": None,
     "diagnostics": ("files",),  # made into lines of text (_diagnostics)
+    "plan_mode": None,
+    "plan_mode_exit": None,
+    "plan_mode_reentry": None,
 }
 CONTEXT_KINDS = (
     "total_tokens_reminder", "output_style", "date_change", "deferred_tools_delta", "mcp_instructions_delta",
@@ -642,8 +645,8 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
     found.text = value or ""
     if what == "selected_lines_in_ide":
         found.start_line = whole(data.get("lineStart"))
-    if not found.path and not found.text:
-        return None
+    if not found.path and not found.text and keys is not None:
+        return None  # a text of a shape not known: its fields, as they are
     return found
 
 

@@ -218,6 +218,9 @@ _ATTACHED = {
     "compact_file_reference": "Kept in context after the compaction",
     "already_read_file": "Already read",
     "diagnostics": "IDE diagnostics",
+    "plan_mode": "In plan mode",
+    "plan_mode_exit": "Out of plan mode",
+    "plan_mode_reentry": "Back in plan mode",
 }
 
 
