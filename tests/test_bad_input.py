@@ -66,6 +66,9 @@ CASES: dict[str, tuple[bytes, str, str]] = {
             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo \udc80"}}]}),
         entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "out \ude00 and a whole \U0001f600"}]}),
     ), ":1: 1 half character(s) of UTF-16 (a text cut inside an emoji) shown as \ufffd", "a whole \U0001f600"),
+    # A byte order mark before the first line (a file saved by an editor that marks
+    # UTF-8), and Windows' line ends: the first prompt was lost as "not valid JSON".
+    "byte_order_mark": (b"\xef\xbb\xbf" + lines(entry(1), entry(2)).replace(b"\n", b"\r\n"), "", "prompt number 1"),
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
@@ -758,3 +761,14 @@ def test_half_characters_in_a_session_id(tmp_path: Path) -> None:
     converted = convert_session(source, RenderOptions())
     assert source.session_id == "abc\ufffd"
     assert json.loads(converted.assets[-1].content)["id"] == "abc\ufffd"
+
+
+def test_a_byte_order_mark_loses_nothing(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="copy_jsonl: true")
+    path = root / "docs" / f"{SESSION.format(77)}.jsonl"
+    path.write_bytes(CASES["byte_order_mark"][0])
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    assert converted.reports[0].problems == []
+    assert "prompt number 1" in converted.pages[0].markdown
+    copy = (build(root) / path.name).read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["uuid"][:8] for line in copy] == ["00000001", "00000002"]

@@ -166,7 +166,7 @@ def sniff_file(path: str) -> _Sniff | None:
     """Tell whether ``path`` holds a Claude Code transcript, from its first lines."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
+            head = handle.read(_SNIFF_BYTES).removeprefix(b"\xef\xbb\xbf")  # a byte order mark, as editors write
             *complete, cut_short = head.split(b"\n")
             sniff = _sniff_lines(complete)
             if (sniff is None or sniff.session_id is None) and cut_short.lstrip().startswith(b"{"):

@@ -30,6 +30,9 @@ _MAX_REPAIRS = 5
 DEEPEST = 100
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]]:
     """Yield ``(line_number, entry)`` for each readable line of ``path``.
 
@@ -43,6 +46,8 @@ def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]
     with handle:
         number = 0
         for number, raw in enumerate(handle, 1):
+            if number == 1:
+                raw = raw.removeprefix(BOM)  # a file saved by an editor that marks UTF-8
             entry = _parse_line(raw, number, report)
             if entry is not None:
                 yield number, entry
@@ -205,7 +210,7 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
     """A transcript file with each line's parsed JSON passed through ``data``, and each
     line that is not JSON through ``text``."""
     out: list[str] = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
         for line in handle:
             try:
                 parsed = json.loads(line)
