@@ -69,6 +69,10 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # A byte order mark before the first line (a file saved by an editor that marks
     # UTF-8), and Windows' line ends: the first prompt was lost as "not valid JSON".
     "byte_order_mark": (b"\xef\xbb\xbf" + lines(entry(1), entry(2)).replace(b"\n", b"\r\n"), "", "prompt number 1"),
+    # NUL bytes where a machine stopped while the file was written, then the lines
+    # written after it: the first of those was lost with them.
+    "nul_bytes": (lines(entry(1)) + b"\x00" * 4096 + lines(entry(2)) + b"\x00" * 10 + b"\n",
+                  ":2: 4,096 NUL bytes (a write cut short) skipped", "prompt number 2"),
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),

@@ -57,6 +57,13 @@ def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]
 
 
 def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
+    if raw[:1] == b"\x00":  # what a file system leaves of a write cut short (a machine stopped)
+        line = raw.lstrip(b"\x00")
+        report.problem(number, f"{len(raw) - len(line):,} NUL bytes (a write cut short) skipped" + ("" if line.strip() else "; nothing after them"))
+        if not line.strip():
+            report.mark(number, Outcome.PROBLEM)
+            return None
+        raw = line
     if not raw.strip():
         report.mark(number, Outcome.BLANK)
         return None
