@@ -73,6 +73,14 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # written after it: the first of those was lost with them.
     "nul_bytes": (lines(entry(1)) + b"\x00" * 4096 + lines(entry(2)) + b"\x00" * 10 + b"\n",
                   ":2: 4,096 NUL bytes (a write cut short) skipped", "prompt number 2"),
+    # Entries run together: a line end lost, or a write cut short and the session gone on
+    # in the same file; each whole entry is read (the whole line was lost).
+    "run_together": (lines(entry(1)).rstrip(b"\n") + lines(entry(2), entry(3)),
+                     ":1: 2 entries on one line (a line end lost between them); each is read", "prompt number 2"),
+    "cut_then_continued": (lines(entry(1)) + lines(entry(2))[:40] + lines(entry(3), entry(4)),
+                           ":2: 40 characters are not JSON (a write cut short); the entry beside them is read", "prompt number 3"),
+    "whole_then_cut": (lines(entry(1)).rstrip(b"\n") + lines(entry(2))[:40] + b"\n" + lines(entry(3)),
+                       ":1: 40 characters are not JSON (a write cut short); the entry beside them is read", "prompt number 1"),
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
@@ -776,3 +784,12 @@ def test_a_byte_order_mark_loses_nothing(tmp_path: Path) -> None:
     assert "prompt number 1" in converted.pages[0].markdown
     copy = (build(root) / path.name).read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["uuid"][:8] for line in copy] == ["00000001", "00000002"]
+
+
+@pytest.mark.parametrize("case, shown, lost", [("run_together", [1, 2, 3], []), ("cut_then_continued", [1, 3, 4], [2]), ("whole_then_cut", [1, 3], [2])])
+def test_entries_run_together_are_each_read(tmp_path: Path, case: str, shown: list[int], lost: list[int]) -> None:
+    path = tmp_path / f"{SESSION.format(78)}.jsonl"
+    path.write_bytes(CASES[case][0])
+    markdown = "\n".join(page.markdown for page in convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages)
+    assert all(f"prompt number {n}\n" in markdown for n in shown)
+    assert not any(f"prompt number {n}\n" in markdown for n in lost)

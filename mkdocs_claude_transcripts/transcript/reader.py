@@ -49,14 +49,16 @@ def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]
             if number == 1:
                 raw = raw.removeprefix(BOM)  # a file saved by an editor that marks UTF-8
             entry = _parse_line(raw, number, report)
-            if entry is not None:
+            if isinstance(entry, list):  # entries found in a line that is not one
+                yield from ((number, one) for one in entry)
+            elif entry is not None:
                 yield number, entry
         report.lines = number
     if number == 0:
         report.problem(None, "is empty: no entries to show")
 
 
-def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
+def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[AnyEntry] | None:
     if raw[:1] == b"\x00":  # what a file system leaves of a write cut short (a machine stopped)
         line = raw.lstrip(b"\x00")
         report.problem(number, f"{len(raw) - len(line):,} NUL bytes (a write cut short) skipped" + ("" if line.strip() else "; nothing after them"))
@@ -88,6 +90,15 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
         report.mark(number, Outcome.PROBLEM)
         return None
     except json.JSONDecodeError as error:
+        # The last line of a session still being written is cut short, not run together
+        # (an object inside it may end where it is cut).
+        salvaged = _salvaged(text) if raw.endswith(b"\n") else None
+        if salvaged:
+            left_out, found = salvaged
+            read = "the entry beside them is read" if len(found) == 1 else f"the {len(found)} entries beside them are read"
+            report.problem(number, f"{left_out:,} characters are not JSON (a write cut short); {read}" if left_out
+                           else f"{len(found)} entries on one line (a line end lost between them); each is read")  # fmt: skip
+            return [_entry_of(data, number, report, halves) for data in found]
         if not raw.endswith(b"\n"):
             # Only the last line of a file lacks a newline: the usual state of a
             # session that is still being written.
@@ -96,6 +107,12 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
             report.problem(number, f"not valid JSON: {error.msg} (character {error.pos + 1})")
         report.mark(number, Outcome.PROBLEM)
         return None
+    return _entry_of(data, number, report, halves)
+
+
+def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEntry | None:
+    """The entry of a line's JSON (cut where it nests too deep, its half characters
+    made whole, its fields of a wrong type dropped)."""
     if _deeper(data, DEEPEST):
         data = _cut_deep(data, DEEPEST)
         report.problem(number, f"nested more than {DEEPEST} levels deep; what is deeper is left out")
@@ -109,6 +126,39 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | None:
     except ValidationError as error:
         errors = error.errors()
     return _repair(data, errors, number, report)
+
+
+# How many starts of an object a line that is not JSON is tried at, at most.
+_SALVAGE_TRIES = 64
+
+
+def _salvaged(text: str) -> tuple[int, list[dict[str, Any]]] | None:
+    """The entries in a line that is not one: two written one after the other (a line
+    end lost), or one cut short before or after a whole one (a write cut short, then
+    the session went on in the same file). How many characters of the line are not
+    JSON, and the entries; None when the line holds none."""
+    decoder = json.JSONDecoder()
+    found: list[dict[str, Any]] = []
+    at = kept = 0
+    for _ in range(_SALVAGE_TRIES):
+        start = text.find('{"', at)
+        if start < 0:
+            break
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            at = start + 1
+            continue
+        after = text[end:].lstrip()
+        if after[:1] not in ("", "{") or not isinstance(value, dict) or not any(k in value for k in ("sessionId", "uuid", "leafUuid")):
+            at = start + 1  # an object inside another (the line goes on after it), or not an entry
+            continue
+        found.append(value)
+        kept += end - start
+        at = end
+    if not found:
+        return None
+    return len(text.strip()) - kept, found
 
 
 def _may_nest_past(line: bytes | str) -> bool:
