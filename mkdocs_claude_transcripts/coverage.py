@@ -35,7 +35,7 @@ CATALOGUE: dict[str, frozenset[str]] = {
             "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Task", "Agent", "TodoWrite",
             "WebFetch", "WebSearch", "NotebookEdit", "BashOutput", "KillBash", "KillShell", "TaskOutput",
             "TaskStop", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "Skill", "SlashCommand",
-            "Workflow", "StructuredOutput", "Artifact", "Monitor", "TaskCreate", "TaskUpdate", "PowerShell",
+            "Workflow", "StructuredOutput", "Artifact", "Monitor", "TaskCreate", "TaskUpdate", "PowerShell", "ToolSearch",
         }
     ),  # fmt: skip
 }

@@ -386,6 +386,19 @@ class TaskListView(ToolView):
         return lines + ([""] * bool(lines and rest) + input_table(rest) if rest else [])
 
 
+class ToolSearchView(ToolView):
+    """ToolSearch: the query in the title, the other inputs below; its result names the
+    tools it made available (``result_extras``)."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        query = call.input.get("query")
+        return query if isinstance(query, str) else ""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        rest = {key: value for key, value in call.input.items() if key != "query"}
+        return input_table(rest) if rest else []
+
+
 class PlanView(ToolView):
     """ExitPlanMode: the plan, and whether the user approved it."""
 
@@ -629,6 +642,7 @@ TOOLS: dict[str, ToolView] = {
     "Agent": _AGENT,
     "Workflow": WorkflowView(),
     "TodoWrite": TodoView(),
+    "ToolSearch": ToolSearchView(),
     "TaskCreate": _TASKS,
     "TaskUpdate": _TASKS,
     "ExitPlanMode": PlanView(),
