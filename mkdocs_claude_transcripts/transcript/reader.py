@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..report import FileReport, Level, Outcome
-from . import raw
 from .halves import HALF_ESCAPE, whole_characters
-from .raw import ENTRY, UNKNOWN, AnyEntry
+from .raw import ENTRY, UNKNOWN, AnyEntry, UnknownEntry
 from .types import ENTRY_TYPES
 
 if TYPE_CHECKING:
@@ -98,7 +97,7 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
             read = "the entry beside them is read" if len(found) == 1 else f"the {len(found)} entries beside them are read"
             report.problem(number, f"{left_out:,} characters are not JSON (a write cut short); {read}" if left_out
                            else f"{len(found)} entries on one line (a line end lost between them); each is read")  # fmt: skip
-            return [_entry_of(data, number, report, halves) for data in found]
+            return [entry for data in found if (entry := _entry_of(data, number, report, halves)) is not None]
         if not raw.endswith(b"\n"):
             # Only the last line of a file lacks a newline: the usual state of a
             # session that is still being written.
@@ -225,7 +224,7 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
             entry = UNKNOWN.validate_python(data)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
-    elif isinstance(entry, raw.UnknownEntry) and kind in ENTRY_TYPES:
+    elif isinstance(entry, UnknownEntry) and kind in ENTRY_TYPES:
         report.problem(number, f"{kind!s} entry: not of the shape expected; shown with all its fields")
     return entry
 
