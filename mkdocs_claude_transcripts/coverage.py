@@ -60,7 +60,7 @@ _BLOCK_FORMS = {
     "server_tool_use": "ToolCall",
     "tool_result": "ToolResult, inside its call",
     "image": "Image, written as a file",
-    "document": "ToolResult, by its kind and size (a text document, its text)",
+    "document": "with its prompt or in its ToolResult: its kind and size (a text document, its text)",
     "tool_reference": "ToolResult, the tools it made available",
 }
 

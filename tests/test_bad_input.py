@@ -730,14 +730,14 @@ def test_numbers_that_are_not_numbers_are_not_shown(tmp_path: Path) -> None:
 
 
 def test_the_bytes_of_a_file_in_a_shape_not_known_are_named_not_shown(tmp_path: Path) -> None:
-    """A PDF pasted into a prompt, an image in an entry of a new kind: their base64 (a
-    megabyte here) was shown whole in session.json and line after line on the page."""
+    """A file uploaded with a prompt, an image in an entry of a new kind: their base64
+    (a megabyte here) was shown whole in session.json and line after line on the page."""
     pdf = base64.b64encode(b"%PDF-1.7\n" + bytes(750_000)).decode()
     root = make_site(tmp_path)
     path = root / "docs" / f"{SESSION.format(74)}.jsonl"
     path.write_bytes(lines(
         entry(1, message={"role": "user", "content": [{"type": "text", "text": "read the spec"},
-                                                     {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": pdf}}]}),
+                                                     {"type": "container_upload", "source": {"type": "base64", "data": pdf}}]}),
         entry(2, "future-scan", image={"type": "base64", "data": "data:image/png;base64," + pdf}, note="short text stays"),
     ))  # fmt: skip
     site = build(root, strict=False)
@@ -793,3 +793,10 @@ def test_entries_run_together_are_each_read(tmp_path: Path, case: str, shown: li
     markdown = "\n".join(page.markdown for page in convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages)
     assert all(f"prompt number {n}\n" in markdown for n in shown)
     assert not any(f"prompt number {n}\n" in markdown for n in lost)
+
+
+def test_a_block_of_a_kind_not_known_comes_after_the_prompt_it_was_given_with(tmp_path: Path) -> None:
+    path = tmp_path / f"{SESSION.format(79)}.jsonl"
+    path.write_bytes(lines(entry(1, message={"role": "user", "content": [{"type": "text", "text": "look at this"}, {"type": "hologram", "depth": 3}]})))
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert 0 < markdown.index('!!! ct-user "User') < markdown.index("Unknown hologram block")  # the page's title is the prompt's text

@@ -170,6 +170,7 @@ class Conversation:
             return
         texts: list[str] = []
         images: list[m.Image] = []
+        others: list[Any] = []  # shown after what the user wrote, which they go with
         for block in content:
             match block:
                 case raw.ToolResultBlock():
@@ -179,14 +180,21 @@ class Conversation:
                 case raw.ImageBlock():
                     images.append(_image(block))
                 case _:
-                    self._block(line, entry, block)
+                    others.append(block)
         text = "\n\n".join(t for t in texts if t)
         if images:
             self._label_images(line, entry, text, images)
         if text.strip() or images:
             self._user_text(line, entry, text, images)
-        elif line not in self.report.outcomes:
+        elif line not in self.report.outcomes and not others:
             self.report.mark(line, Outcome.MERGED)
+        for block in others:
+            if isinstance(block, raw.DocumentBlock):  # a document given with the prompt
+                document = _document(block)
+                what = f"{document.media_type or 'a document'}, {document.size:,} bytes" + ("" if document.text else ", not shown")
+                self._emit(line, m.Attached(what="document", path=f"{document.title} ({what})" if document.title else what, text=document.text), entry)
+            else:
+                self._block(line, entry, block)
 
     def _user_text(self, line: int, entry: raw.UserEntry, text: str, images: list[m.Image]) -> None:
         if not text.strip() and not images:

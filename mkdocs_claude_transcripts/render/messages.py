@@ -218,6 +218,7 @@ _ATTACHED = {
     "compact_file_reference": "Kept in context after the compaction",
     "already_read_file": "Already read",
     "diagnostics": "IDE diagnostics",
+    "document": "Document",
     "plan_mode": "In plan mode",
     "plan_mode_exit": "Out of plan mode",
     "plan_mode_reentry": "Back in plan mode",
@@ -246,7 +247,7 @@ def _attached(message: m.Attached, ctx: PageContext) -> list[str]:
 # they are, in their language; what is said about a file (a folder's listing, the IDE's
 # diagnostics), as text.
 _READ_AS_MARKDOWN = frozenset({"nested_memory", "plan_file_reference"})
-_ABOUT_A_FILE = frozenset({"directory", "diagnostics"})
+_ABOUT_A_FILE = frozenset({"directory", "diagnostics", "document"})
 
 
 def _compact_summary(message: m.CompactSummary, ctx: PageContext) -> list[str]:

@@ -53,5 +53,5 @@ class Census:
                 self._block(inner, in_result=True)
 
 
-# Shown as part of a tool's result (documents, tools made available), and only there.
-_RESULT_ONLY = (raw.DocumentBlock, raw.ToolReferenceBlock)
+# Shown as part of a tool's result (the tools it made available), and only there.
+_RESULT_ONLY = (raw.ToolReferenceBlock,)
