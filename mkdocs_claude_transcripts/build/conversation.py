@@ -190,9 +190,7 @@ class Conversation:
             self.report.mark(line, Outcome.MERGED)
         for block in others:
             if isinstance(block, raw.DocumentBlock):  # a document given with the prompt
-                document = _document(block)
-                what = f"{document.media_type or 'a document'}, {document.size:,} bytes" + ("" if document.text else ", not shown")
-                self._emit(line, m.Attached(what="document", path=f"{document.title} ({what})" if document.title else what, text=document.text), entry)
+                self._emit(line, m.Attached(what="document", document=_document(block)), entry)
             else:
                 self._block(line, entry, block)
 
@@ -629,7 +627,7 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
     """An attachment that carries a file, or lines of one, as the content model has
     it; None when its fields are not of the shapes Claude Code writes."""
     what = str(data.get("type"))
-    path = next((v for k in ("displayPath", "filename", "path", "planFilePath") if isinstance(v := data.get(k), str) and v), "")
+    path = _first_text(data, "displayPath", "filename", "path", "planFilePath")
     found = m.Attached(what=what, path=path)
     keys = ATTACHED.get(what)
     value = next((data[k] for k in keys or () if k in data), None)
@@ -647,7 +645,7 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
             return None  # a notebook mentioned: its fields, as they are
         value = file.get("content")
         found.start_line = whole(file.get("startLine"))
-        found.path = found.path or next((v for k in ("filePath", "path") if isinstance(v := file.get(k), str)), "")
+        found.path = found.path or _first_text(file, "filePath", "path")
     if value is not None and not isinstance(value, str):
         return None
     found.text = value or ""
@@ -669,7 +667,7 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
     then start at the line number). None when not of that shape."""
     if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("diagnostics"), list) for f in files):
         return None, ""
-    paths = [next((v for k in ("filePath", "uri", "path") if isinstance(v := f.get(k), str)), "").removeprefix("file://") for f in files]
+    paths = [_first_text(f, "filePath", "uri", "path").removeprefix("file://") for f in files]
     one = paths[0] if len(paths) == 1 else ""
     lines = []
     for file, path in zip(files, paths):
@@ -686,10 +684,6 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
             kind = " ".join(str(part) for part in (found.get("severity"), found.get("source"), code) if part not in (None, ""))
             lines.append(": ".join(part for part in (":".join(p for p in place if p), kind, str(found.get("message") or "")) if part))
     return "\n".join(lines), one
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _attachment_text(data: dict[str, Any]) -> str:
@@ -717,6 +711,16 @@ def _as_text(value: Any) -> str:
 def _list(value: Any) -> list[Any]:
     """A list from the file, or none (where the file holds something else)."""
     return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    """An object from the file, or an empty one (where the file holds something else)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _first_text(data: dict[str, Any], *keys: str) -> str:
+    """The first non-empty string of ``data`` under one of ``keys``, or ""."""
+    return next((value for key in keys if isinstance(value := data.get(key), str) and value), "")
 
 
 def _level(level: str | None, subtype: str | None) -> str:

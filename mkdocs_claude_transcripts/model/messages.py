@@ -29,6 +29,11 @@ class Document(Node):
     size: int = 0  # bytes
     text: str = ""  # a text document's; a PDF's bytes are not kept
 
+    @property
+    def facts(self) -> str:
+        """Its kind and size: ``application/pdf, 1,234 bytes``."""
+        return f"{self.media_type or 'a document'}, {self.size:,} bytes"
+
 
 class Usage(Node):
     input: int = 0
@@ -183,6 +188,21 @@ class Attached(Message):
     text: str = ""
     start_line: int | None = None  # the line of the file ``text`` starts at, when known
     images: list[Image] = Field(default_factory=list)  # an image mentioned
+    document: Document | None = None  # a document given with a prompt (its text, if any, is its own)
+
+    @property
+    def label(self) -> str:
+        """What it is attached as: its path; a document, by its title, kind and size."""
+        doc = self.document
+        if doc is None:
+            return self.path
+        facts = doc.facts + ("" if doc.text else ", not shown")
+        return f"{doc.title} ({facts})" if doc.title else facts
+
+    @property
+    def content(self) -> str:
+        """Its text, or its document's."""
+        return self.document.text if self.document is not None else self.text
 
 
 class CompactSummary(Message):

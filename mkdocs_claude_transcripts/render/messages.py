@@ -229,16 +229,17 @@ def _attached(message: m.Attached, ctx: PageContext) -> list[str]:
     """A file or text Claude Code attached, in a closed block: its text in the file's
     language, with the file's line numbers when known (a memory file or a plan, as
     Markdown; an image, shown); a path alone, a small line."""
+    path, text = message.label, message.content
     title = _ATTACHED.get(message.what) or message.what.replace("_", " ").capitalize()
-    if message.path:
-        title += f" · {ctx.short_path(message.path)}"
+    if path:
+        title += f" · {ctx.short_path(path)}"
     if message.images:
         return titled(ctx, REMINDER, title, message, shown_images(message.images, ctx)[1:], "closed")
-    if not message.text.strip():
+    if not text.strip():
         return meta(inline(title) + anchor(message, ctx))
     if message.what in _READ_AS_MARKDOWN:
-        return titled(ctx, REMINDER, title, message, prose(message.text), "closed")
-    text, start = (message.text, message.start_line) if message.start_line else numbered(message.text)
+        return titled(ctx, REMINDER, title, message, prose(text), "closed")
+    text, start = (text, message.start_line) if message.start_line else numbered(text)
     lang = "text" if message.what in _ABOUT_A_FILE else language_of(message.path) or "text"
     return titled(ctx, REMINDER, title, message, ctx.output(text, lang, start), "closed")
 

@@ -98,7 +98,7 @@ def result_extras(result: m.ToolResult, ctx: PageContext) -> list[str]:
         if doc.text.strip():
             lines += ["", f"{name}:", ""] + ctx.output(doc.text)
         else:
-            lines += ["", f"*{name}: {inline(doc.media_type or 'a document')}, {doc.size:,} bytes (not shown).*"]
+            lines += ["", f"*{name}: {inline(doc.facts)} (not shown).*"]
     if result.tools:
         lines += ["", "Tools made available: " + ", ".join(code(name) for name in result.tools)]
     return lines
