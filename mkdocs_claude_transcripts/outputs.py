@@ -46,15 +46,24 @@ TEMPLATES = {
 # What MkDocs itself puts in a page's context; anything else was added by a plugin.
 _BASE_CONTEXT = frozenset({"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE})  # fmt: skip
 _SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
+# Settings of how MkDocs is run rather than of what it makes.
+_RUN = ("config_file_path", "site_dir", "strict")
+# What a template may write that changes from one build of a site to the next: the
+# build's date, and those settings.
+_WRITTEN = ("build_date_utc", *_RUN)
 
 
 def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2.Environment, code: str) -> str:
     """Everything of the site that the theme's template may write into any page;
     ``code``: ``code_digest(config)``."""
     theme = config.theme
-    custom, dated = _theme_files(theme.dirs)
+    custom, written = _theme_files(theme.dirs)
+    # How MkDocs was run (the configuration file named by its whole path or as
+    # `mkdocs.yml`, a site folder of its own, --strict) makes the same pages, unless a
+    # template writes it.
+    settings = {key: value for key, value in config.items() if key != "plugins" and (key not in _RUN or key in written)}
     return fingerprint(
-        {key: value for key, value in config.items() if key != "plugins"},
+        settings,
         {name: plugin for name, plugin in config.plugins.items()},
         theme.name, dict(theme), theme.dirs, custom, code,
         _nav(nav.items), nav.homepage.url if nav.homepage else None,
@@ -62,7 +71,7 @@ def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2
         sorted(env.globals), _functions(env),
         # A theme that writes the build's date: a build's pages are its own (unless
         # SOURCE_DATE_EPOCH sets the date).
-        get_build_datetime().isoformat() if dated else None,
+        get_build_datetime().isoformat() if "build_date_utc" in written else None,
     )  # fmt: skip
 
 
@@ -172,12 +181,12 @@ def _nav(items: Iterable[Any]) -> list[Any]:
     return entries
 
 
-def _theme_files(folders: Iterable[str]) -> tuple[list[Any], bool]:
+def _theme_files(folders: Iterable[str]) -> tuple[list[Any], set[str]]:
     """The theme's files outside installed packages (a site's ``custom_dir``), by
-    size and time (installed themes are known by their version); and whether any
-    of the theme's templates writes the build's date."""
+    size and time (installed themes are known by their version); and which of
+    ``_WRITTEN`` the theme's templates name."""
     found: list[Any] = []
-    dated = False
+    written: set[str] = set()
     for folder in folders:
         installed = "site-packages" in folder or "dist-packages" in folder
         for root, subfolders, names in os.walk(folder):
@@ -185,15 +194,16 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], bool]:
             for name in sorted(names):
                 path = os.path.join(root, name)
                 try:
-                    if name.endswith(".html") and not dated:
+                    if name.endswith(".html") and len(written) < len(_WRITTEN):
                         with open(path, encoding="utf-8", errors="replace") as handle:
-                            dated = "build_date_utc" in handle.read()
+                            source = handle.read()
+                        written.update(word for word in _WRITTEN if word in source)
                     if not installed:
                         status = os.stat(path)
                         found.append((os.path.relpath(path, folder), status.st_size, status.st_mtime_ns))
                 except OSError:
                     continue
-    return found, dated
+    return found, written
 
 
 def _versions(theme: str | None, plugins: Iterable[str]) -> list[tuple[str, str]]:

@@ -569,6 +569,41 @@ def test_pages_from_the_cache_are_those_of_other_themes_and_settings_too(site_ro
     assert all("Bilby Basics" in html for html in fresh.values())
 
 
+def _build_from_its_folder(site_root: Path, monkeypatch: pytest.MonkeyPatch, site_dir: str = "site", strict: bool = True) -> dict[str, str]:
+    """The site built as ``mkdocs build -f mkdocs.yml [-d site_dir] [--strict]`` in
+    its folder builds it: MkDocs is given the configuration file by the name given on
+    the command line."""
+    from mkdocs.commands.build import build as mkdocs_build
+
+    monkeypatch.chdir(site_root)
+    with open("mkdocs.yml", "rb") as handle:
+        config = load_config(handle, strict=strict, site_dir=site_dir)
+    assert config.config_file_path == "mkdocs.yml"
+    mkdocs_build(config)
+    return html_of(site_root / site_dir)
+
+
+def test_pages_are_kept_however_mkdocs_is_run(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The configuration file named by its whole path or as `mkdocs.yml`, another site
+    folder, --strict or not: the same pages, from the cache."""
+    kept = _kept_outputs(monkeypatch)
+    first = html_of(build(site_root))
+    assert _build_from_its_folder(site_root, monkeypatch) == first
+    assert sorted(kept) == sorted(first)
+    kept.clear()
+    assert _build_from_its_folder(site_root, monkeypatch, site_dir="public", strict=False) == first
+    assert sorted(kept) == sorted(first)
+
+
+def test_a_template_that_writes_the_configuration_files_name_has_it_as_given(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>From {{ config.config_file_path }}</p>{% endblock %}\n')
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    assert all(f"<p>From {config}</p>" in html for html in html_of(build(site_root)).values())
+    assert all("<p>From mkdocs.yml</p>" in html for html in _build_from_its_folder(site_root, monkeypatch).values())
+
+
 def test_a_theme_that_writes_the_build_date_has_its_pages_made_at_every_build(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     kept = _kept_outputs(monkeypatch)
