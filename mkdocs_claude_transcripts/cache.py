@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import itertools
 import json
 import os
 import re
@@ -43,7 +44,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from mkdocs.utils import meta
 
@@ -453,15 +454,38 @@ def _load_memo(path: Path) -> Memo:
         return Memo()
 
 
+_WRITES = itertools.count()
+
+
 def _write_atomically(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: into a file beside it, then renamed. The
+    file is named by the process and a count (two thirds of the time of ``tempfile``'s
+    random names, on a cold build that writes thousands), or, where that name is
+    taken (a process of that id that stopped while writing, another machine sharing
+    the cache), by ``tempfile``."""
+    temporary = path.with_name(f".tmp-{os.getpid()}-{next(_WRITES)}")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    except FileNotFoundError:  # its folder is not made yet (its first entry, or a cache deleted since)
+        out = _created(temporary)
+    except FileExistsError:
+        handle, name = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        out, temporary = os.fdopen(handle, "w", encoding="utf-8"), Path(name)
+    try:
+        with out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _created(path: Path) -> IO[str]:
+    """A new file, opened for writing (its folder made if it is not: a cache's first
+    entry there, or a cache deleted since)."""
+    try:
+        return open(path, "x", encoding="utf-8")
+    except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(temporary, path)
+        return open(path, "x", encoding="utf-8")
 
 
 def _nav_to_json(entry: NavEntry) -> dict[str, Any]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.metadata
+import io
 import json
 import logging
 import multiprocessing
+import os
 import shutil
 import subprocess
 import sys
@@ -675,3 +677,23 @@ def test_a_fingerprint_is_the_same_in_every_process_and_changes_with_any_part() 
     assert fingerprint({"a": [1, {"b": 2}]}) != fingerprint({"a": [1, {"b": 3}]})
     assert fingerprint({1: "x", "a": "y"}) != fingerprint({1: "x", "a": "z"})
     assert fingerprint({"f": len}) != fingerprint({"f": sorted})
+
+
+def test_a_cache_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "new" / "entry.json"
+    cache_module._write_atomically(target, "first")  # its folder made
+    # A file of the name the next write would take (left by a process of this id that stopped while writing).
+    taken = next(cache_module._WRITES) + 1
+    (tmp_path / "new" / f".tmp-{os.getpid()}-{taken}").write_text("left over")
+    cache_module._write_atomically(target, "second")
+    assert target.read_text() == "second"
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache_module, "_created", lambda path: path.write_text("") or Full())
+    with pytest.raises(OSError, match="No space"):
+        cache_module._write_atomically(target, "third")
+    assert target.read_text() == "second"
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(["entry.json", f".tmp-{os.getpid()}-{taken}"])
