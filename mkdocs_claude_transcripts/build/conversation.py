@@ -472,6 +472,10 @@ class Conversation:
             result.anchor = call.anchor + "-result"
             call.result = result
             self.report.mark(line, Outcome.RENDERED)
+        elif call is not None and not content.extra and _same_result(call.result, result):
+            # The call's result written again, as a resumed session writes the
+            # conversation it goes on from (its calls are merged in _tool_call).
+            self.report.mark(line, Outcome.MERGED)
         else:
             # A result whose call is not in this file (or a second result): shown on its own.
             result.anchor = self._anchor(f"r-{(block.tool_use_id or str(line))[-12:]}")
@@ -688,6 +692,17 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
 
 def _attachment_text(data: dict[str, Any]) -> str:
     return "\n\n".join(p for p in (_as_text(data.get(k)) for k in _TEXT_KEYS) if p.strip())
+
+
+_PLACE = frozenset({"uuid", "parent_uuid", "timestamp", "line", "anchor", "output"})
+
+
+def _same_result(first: m.ToolResult | None, again: m.ToolResult) -> bool:
+    """Whether ``again`` says what ``first`` said, wherever and whenever it was written
+    (written again, a result may lack Claude Code's record of it, ``output``)."""
+    if first is None or again.output not in (None, first.output):
+        return False
+    return first.model_dump(exclude=_PLACE) == again.model_dump(exclude=_PLACE)
 
 
 def _read_text(path: str) -> str:
