@@ -88,9 +88,8 @@ def agent_pages(site: Path) -> dict[str, Path]:
 def with_parts(page: Path) -> list[Path]:
     """A page and the later parts of its conversation (part-2/, agent-x-part-2/, ...)."""
     folder = page.parent
-    if folder.name.startswith("agent-"):
-        return [page, *sorted(folder.parent.glob(f"{folder.name}-part-*/index.html"))]
-    return [page, *sorted(folder.glob("part-*/index.html"))]
+    parts = folder.parent.glob(f"{folder.name}-part-*/index.html") if folder.name.startswith("agent-") else folder.glob("part-*/index.html")
+    return [page, *sorted(parts, key=lambda part: int(part.parent.name.rsplit("-", 1)[1]))]  # part-9 before part-10
 
 
 def nav_links(site: Path) -> set[str]:

@@ -18,7 +18,7 @@ from typing import Any
 from .. import model as m
 from ..report import FileReport, Level, Outcome
 from ..transcript import raw
-from . import branches, steering
+from . import branches, replays, steering
 from .results import error_text, output_of, whole
 from .user import classify
 
@@ -107,12 +107,14 @@ class Conversation:
         self._numbered: dict[str, int] = {}  # by anchor, the last number it was given
         self._target: list[m.AnyMessage] = self.messages
         self._steering: dict[int, tuple[str, bool]] = {}
+        self._again: set[int] = set()  # lines that write again what earlier lines wrote (replays.py)
 
     # ------------------------------------------------------------ entry points
 
     def run(self, entries: list[tuple[int, raw.AnyEntry]]) -> None:
         entries = branches.in_chain_order(entries)
         self._steering = steering.plan(entries)
+        self._again = replays.written_again(entries)
         apart = branches.abandoned(entries)
         open_branch: tuple[int, m.Branch] | None = None
         for line, entry in entries:
@@ -140,6 +142,9 @@ class Conversation:
             self.uuids.add(uuid)
         if isinstance(entry, raw.Envelope):
             self._note_context(entry)
+        if line in self._again:  # a resumed session writing the conversation again, with new uuids
+            self.report.mark(line, Outcome.MERGED)
+            return
         match entry:
             case raw.UserEntry():
                 self._user(line, entry)

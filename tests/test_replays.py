@@ -1,0 +1,72 @@
+"""A conversation written again under new uuids (a resumed session) is found, and
+nothing else is (tests/golden/replayed_lines.* shows one on a page)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mkdocs_claude_transcripts.build.replays import written_again
+from mkdocs_claude_transcripts.transcript.raw import ENTRY
+
+
+def user(line: int, content: Any) -> tuple[int, Any]:
+    return line, ENTRY.validate_python({"type": "user", "uuid": f"u{line}", "message": {"role": "user", "content": content}})
+
+
+def assistant(line: int, response: str, content: list[dict]) -> tuple[int, Any]:
+    data = {"type": "assistant", "uuid": f"u{line}", "message": {"role": "assistant", "id": response, "content": content}}
+    return line, ENTRY.validate_python(data)
+
+
+def text(value: str) -> dict:
+    return {"type": "text", "text": value}
+
+
+NOTE = text("<ide_selection>lines 3-4 of app.py</ide_selection>")
+CALL = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "app.py"}}
+RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "print('hi')"}
+
+
+def test_a_conversation_written_again_is_found_line_by_line() -> None:
+    entries = [
+        user(1, [NOTE, text("Explain this.")]),
+        assistant(2, "msg_1", [text("Let me read it.")]),
+        assistant(3, "msg_1", [CALL]),
+        user(4, [RESULT]),
+        assistant(5, "msg_2", [text("It prints hi.")]),
+        # Written again on resuming: the prompt and its note as two entries, a text as a plain string.
+        user(6, [NOTE]),
+        user(7, "Explain this."),
+        assistant(8, "msg_1", [text("Let me read it.")]),
+        assistant(9, "msg_1", [CALL]),
+        user(10, [RESULT]),
+        assistant(11, "msg_2", [text("It prints hi.")]),
+        # Then the conversation goes on.
+        user(12, "Explain this."),
+        assistant(13, "msg_3", [text("Once more: it prints hi.")]),
+    ]
+    assert written_again(entries) == {6, 7, 8, 9, 10, 11}
+
+
+def test_what_is_said_again_with_an_answer_of_its_own_is_not_found() -> None:
+    entries = [
+        user(1, "yes"),
+        assistant(2, "msg_1", [text("Done.")]),
+        user(3, "yes"),
+        assistant(4, "msg_2", [text("Done.")]),  # the same words, another response
+        user(5, [RESULT]),
+        assistant(6, "msg_2", [text("And more.")]),  # the same response, other content (streamed in parts)
+    ]
+    assert written_again(entries) == set()
+
+
+def test_a_user_entry_is_found_only_with_the_answer_that_followed_it() -> None:
+    entries = [
+        user(1, "First."),
+        assistant(2, "msg_1", [text("One.")]),
+        user(3, "Second."),
+        assistant(4, "msg_2", [text("Two.")]),
+        user(5, "Second."),  # written again before the answer to the first prompt, not to its own
+        assistant(6, "msg_1", [text("One.")]),
+    ]
+    assert written_again(entries) == {6}
