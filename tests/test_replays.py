@@ -70,3 +70,15 @@ def test_a_user_entry_is_found_only_with_the_answer_that_followed_it() -> None:
         assistant(6, "msg_1", [text("One.")]),
     ]
     assert written_again(entries) == {6}
+
+
+def test_blocks_of_kinds_not_known_holding_anything_are_compared() -> None:
+    odd = {"type": "mystery", "id": {"an": "object"}, "text": ["a", "list"], "tool_use_id": [1]}
+    entries = [
+        user(1, [odd]),
+        assistant(2, "msg_1", [odd]),
+        user(3, [odd, {**odd, "type": "other"}]),  # holds a block the first did not
+        user(4, [odd]),
+        assistant(5, "msg_1", [odd]),
+    ]
+    assert written_again(entries) == {4, 5}

@@ -73,7 +73,14 @@ def _key(content: Any) -> tuple[Any, ...]:
     """What tells content blocks apart: the kind of each, its id, its text."""
     if isinstance(content, str):
         return ("text", content)
-    return tuple((type(block).__name__, getattr(block, "id", None), getattr(block, "text", None), getattr(block, "thinking", None)) for block in content)
+    return tuple((type(block).__name__, *(_field(block, name) for name in ("id", "text", "thinking"))) for block in content)
+
+
+def _field(block: Any, name: str) -> str | None:
+    """A field of a block, as a string (a block of a kind not known may hold anything
+    under any name)."""
+    value = getattr(block, name, None)
+    return value if value is None or isinstance(value, str) else repr(value)
 
 
 def _next_assistants(entries: list[tuple[int, raw.AnyEntry]]) -> list[int | None]:
@@ -90,7 +97,7 @@ def _next_assistants(entries: list[tuple[int, raw.AnyEntry]]) -> list[int | None
 def _block_key(block: Any) -> Any:
     """What tells a user entry's blocks apart: a text, or the kind of block and the
     call it answers."""
-    return block if isinstance(block, tuple) else (type(block).__name__, getattr(block, "tool_use_id", None))
+    return block if isinstance(block, tuple) else (type(block).__name__, _field(block, "tool_use_id"))
 
 
 def _blocks(content: Any) -> list[Any]:
