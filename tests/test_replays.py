@@ -3,10 +3,20 @@ nothing else is (tests/golden/replayed_lines.* shows one on a page)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from mkdocs_claude_transcripts import model as m
 from mkdocs_claude_transcripts.build.replays import written_again
+from mkdocs_claude_transcripts.pipeline import SourceFile, discover, session_of
+from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.transcript.raw import ENTRY
+
+from .conftest import CORPUS, ROOT
 
 
 def user(line: int, content: Any) -> tuple[int, Any]:
@@ -82,3 +92,50 @@ def test_blocks_of_kinds_not_known_holding_anything_are_compared() -> None:
         assistant(5, "msg_1", [odd]),
     ]
     assert written_again(entries) == {4, 5}
+
+
+def _sessions() -> Iterator[Path]:
+    """The golden sessions, and the corpus's sessions under 400 KB where it is here."""
+    golden = [p for p in sorted((ROOT / "tests" / "golden").glob("*.jsonl")) if p.stem != "replayed_lines"]  # holds copies already
+    corpus = sorted(p for p in CORPUS.rglob("*.jsonl") if p.stat().st_size < 400_000) if CORPUS.is_dir() else []
+    return iter(golden + [p for p in corpus if "subagents" not in p.parts and not p.name.startswith("agent-")])
+
+
+def _messages(path: Path) -> list[tuple[str, str]]:
+    found = discover([SourceFile(path.name, str(path))])
+    if not found.sessions:
+        return []
+    session = session_of(found.sessions[0], RenderOptions())
+    place = {"uuid", "parent_uuid", "timestamp", "line", "anchor", "result"}
+    return [(type(message).__name__, message.model_dump_json(exclude=place)) for message in m.walk(session.messages)]
+
+
+def _resumed(lines: list[str]) -> list[str]:
+    """``lines``, then their user and assistant entries written again as a resumed
+    session writes them: new uuids (parents following), the time of the resume, no
+    ``toolUseResult``; up to the last answer."""
+    entries = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("type") in ("user", "assistant") and isinstance(entry.get("uuid"), str):
+            entries.append(entry)
+    fresh = {entry["uuid"]: f"copy-{number}" for number, entry in enumerate(entries)}
+    copies = []
+    for entry in entries:
+        copy = {**entry, "uuid": fresh[entry["uuid"]], "parentUuid": fresh.get(entry.get("parentUuid")), "timestamp": "2031-01-01T00:00:00.000Z"}
+        copy.pop("toolUseResult", None)
+        copies.append(copy)
+    while copies and copies[-1]["type"] != "assistant":
+        copies.pop()
+    return lines + [json.dumps(copy) for copy in copies]
+
+
+@pytest.mark.parametrize("path", list(_sessions()), ids=lambda path: path.name)
+def test_a_session_written_again_after_itself_shows_the_same_messages(path: Path, tmp_path: Path) -> None:
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    resumed = tmp_path / path.name
+    resumed.write_text("\n".join(_resumed(lines)) + "\n", encoding="utf-8")
+    assert _messages(resumed) == _messages(path)

@@ -119,6 +119,9 @@ class Conversation:
         open_branch: tuple[int, m.Branch] | None = None
         for line, entry in entries:
             start = apart.get(line)
+            if line in self._again:  # shown once, where it was first written
+                self.add(line, entry)
+                continue
             if start is None:
                 self._target = self.messages
             elif open_branch is None or open_branch[0] != start:
