@@ -4,6 +4,7 @@ and every line of every file is accounted for."""
 from __future__ import annotations
 
 import base64
+import codecs
 import json
 import logging
 import re
@@ -69,6 +70,12 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # A byte order mark before the first line (a file saved by an editor that marks
     # UTF-8), and Windows' line ends: the first prompt was lost as "not valid JSON".
     "byte_order_mark": (b"\xef\xbb\xbf" + lines(entry(1), entry(2)).replace(b"\n", b"\r\n"), "", "prompt number 1"),
+    # A file saved again in UTF-16 (as Windows PowerShell's Out-File and > write) or
+    # UTF-32, with its byte order mark: it was "named like a transcript but holds no
+    # Claude Code entries", and none of its messages was shown.
+    "utf_16": ("\ufeff".encode("utf-16-le") + lines(entry(1), entry(2, message={"role": "user", "content": "prompt number 2 \u00e9t\u00e9 \U0001f600"})).decode().replace("\n", "\r\n").encode("utf-16-le"),
+               "is saved in UTF-16 (Claude Code writes UTF-8): read as UTF-16", "prompt number 2 \u00e9t\u00e9 \U0001f600"),
+    "utf_32": (lines(entry(1), entry(2)).decode().encode("utf-32"), "is saved in UTF-32", "prompt number 2"),
     # NUL bytes where a machine stopped while the file was written, then the lines
     # written after it: the first of those was lost with them.
     "nul_bytes": (lines(entry(1)) + b"\x00" * 4096 + lines(entry(2)) + b"\x00" * 10 + b"\n",
@@ -183,7 +190,12 @@ def test_every_line_is_accounted_for(tmp_path: Path, name: str) -> None:
         assert name == "empty" and found.empty
         return
     report = convert_session(found.sessions[0], RenderOptions()).reports[0]
-    assert report.lines == len(CASES[name][0].splitlines())
+    content = CASES[name][0]
+    for mark, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if content.startswith(mark):  # its lines are those of its text
+            content = content.decode(codec).encode()
+            break
+    assert report.lines == len(content.splitlines())
     assert report.unaccounted() == []
 
 
@@ -297,6 +309,16 @@ def test_marks_of_another_extension_nested_a_thousand_deep_are_shown_as_text(tmp
     assert any(f"{session}/index.md: Markdown nested deeper" in r.getMessage() for r in caplog.records)
     html = (site / session / "index.html").read_text(encoding="utf-8")
     assert "<del>struck</del>" in html and html.count("the middle") >= 1
+
+
+def test_a_transcript_saved_in_utf_16_is_published_in_utf_8(tmp_path: Path) -> None:
+    root = make_site(tmp_path, plugin_options="copy_jsonl: true")
+    content = CASES["utf_16"][0]
+    path = root / "docs" / f"{SESSION.format(71)}.jsonl"
+    path.write_bytes(content)
+    site = build(root, strict=False)
+    copy = (site / path.name).read_bytes().decode("utf-8").splitlines()
+    assert copy == [json.dumps(json.loads(line), ensure_ascii=False) for line in content.decode("utf-16").splitlines()]
 
 
 @pytest.mark.parametrize("depth", [150, 5000])

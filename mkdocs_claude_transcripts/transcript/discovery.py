@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .encoding import open_utf8
 from .halves import whole_characters
 from .types import KNOWN_TYPES
 
@@ -165,8 +166,9 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
 def sniff_file(path: str) -> _Sniff | None:
     """Tell whether ``path`` holds a Claude Code transcript, from its first lines."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES).removeprefix(b"\xef\xbb\xbf")  # a byte order mark, as editors write
+        handle, _ = open_utf8(path)
+        with handle:
+            head = handle.read(_SNIFF_BYTES)
             *complete, cut_short = head.split(b"\n")
             sniff = _sniff_lines(complete)
             if (sniff is None or sniff.session_id is None) and cut_short.lstrip().startswith(b"{"):
@@ -226,7 +228,8 @@ def _looks_like_transcript_name(src_uri: str) -> bool:
 
 def _is_empty(path: str) -> bool:
     try:
-        with open(path, "rb") as handle:
+        handle, _ = open_utf8(path)
+        with handle:
             return not handle.read(_SNIFF_BYTES).strip()
     except OSError:
         return False

@@ -6,6 +6,7 @@ recorded in the file's report with its line number, and reading goes on.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..report import FileReport, Level, Outcome
+from .encoding import open_utf8
 from .halves import HALF_ESCAPE, whole_characters
 from .raw import ENTRY, UNKNOWN, AnyEntry, UnknownEntry
 from .types import ENTRY_TYPES
@@ -29,24 +31,21 @@ _MAX_REPAIRS = 5
 DEEPEST = 100
 
 
-BOM = b"\xef\xbb\xbf"
-
-
 def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]]:
     """Yield ``(line_number, entry)`` for each readable line of ``path``.
 
     Lines that are blank or unreadable are marked in ``report`` and skipped.
     """
     try:
-        handle = open(path, "rb")
+        handle, encoding = open_utf8(path)
     except OSError as error:
         report.problem(None, f"cannot be read: {error.strerror or error}")
         return
+    if encoding is not None:
+        report.problem(None, f"is saved in {encoding} (Claude Code writes UTF-8): read as {encoding}", Level.INFO)
     with handle:
         number = 0
         for number, raw in enumerate(handle, 1):
-            if number == 1:
-                raw = raw.removeprefix(BOM)  # a file saved by an editor that marks UTF-8
             entry = _parse_line(raw, number, report)
             if isinstance(entry, list):  # entries found in a line that is not one
                 yield from ((number, one) for one in entry)
@@ -266,7 +265,7 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
     """A transcript file with each line's parsed JSON passed through ``data``, and each
     line that is not JSON through ``text``."""
     out: list[str] = []
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+    with io.TextIOWrapper(open_utf8(path)[0], encoding="utf-8", errors="replace") as handle:
         for line in handle:
             try:
                 parsed = json.loads(line)
