@@ -177,3 +177,21 @@ def test_a_heading_in_a_quote_is_bold_as_at_the_top() -> None:
     page = render(block("ct-answer", "Answer", prose("# Top\n\n> ## In a quote\n> text")), guard=True)
     assert [strong.get_text() for strong in page.find_all("strong")] == ["Top", "In a quote"]
     assert "#" not in page.get_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("Steps:\n1) first\n2) second\n   goes on\n3) third", ["1) first", "2) second goes on", "3) third"]),
+        ("> 1) a\n> 2) b", ["1) a", "2) b"]),
+        ("- item\n\n  4) four\n  5) five", ["4) four", "5) five"]),
+    ],
+    ids=["after text", "in a quote", "in an item, from 4"],
+)
+def test_the_items_of_a_list_numbered_with_parentheses_are_lines_of_their_own(text: str, lines: list[str]) -> None:
+    """CommonMark's list, text to Python-Markdown, which ran the items into one line:
+    each item starts a line, as it does in CommonMark's list."""
+    page = render(block("ct-answer", "Answer", prose(text)), guard=True)
+    paragraph = next(p for p in page.find_all("p") if ")" in p.get_text())
+    shown = [" ".join(part.split()) for part in paragraph.decode_contents().split("<br/>")]
+    assert shown == lines

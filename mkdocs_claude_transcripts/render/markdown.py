@@ -109,6 +109,7 @@ _TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?
 _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
+_PARTED = re.compile(r"^[ \t>]*0*(?P<number>\d{1,9})\)[ \t]+\S")  # an item of a list numbered "1)", which Python-Markdown reads as text
 _READ_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}\.)(?:[ \t]|$)")  # an item as Python-Markdown reads one ("1)" is not)
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
@@ -329,11 +330,32 @@ def prose(text: str) -> list[str]:
             line = ""
         previous = line
         i += 1
+    _break_before_parted(out, fenced)
     if "[" in text:
         brackets.escape_unclosed(out, fenced, lists.texts)
     for at in sorted(lists.breaks, reverse=True):
         out.insert(at, "")
     return out
+
+
+def _break_before_parted(out: list[str], fenced: list[range]) -> None:
+    """A line break before each item of a list numbered "1)" (CommonMark's list,
+    Python-Markdown's text, which ran the items into one line): a list that starts a
+    paragraph, or one from "1)" on (a list of another number does not interrupt a
+    paragraph)."""
+    listed = False
+    for at, line in enumerate(out):
+        if not line.strip(" >") or any(at in lines for lines in fenced):
+            listed = False
+            continue
+        item = _PARTED.match(line)
+        if item is None:
+            continue
+        previous = out[at - 1] if at else ""
+        if listed or item["number"] == "1" or not previous.strip(" >"):
+            if previous.strip(" >") and not previous.endswith("  "):
+                out[at - 1] += "  "
+            listed = True
 
 
 class _Paragraph:
