@@ -344,15 +344,19 @@ def _break_before_parted(out: list[str], fenced: list[range]) -> None:
     paragraph, or one from "1)" on (a list of another number does not interrupt a
     paragraph)."""
     listed = False
+    code: set[int] | None = None  # the lines of fences, once an item is found
     for at, line in enumerate(out):
-        if not line.strip(" >") or any(at in lines for lines in fenced):
+        if not line.strip(" >"):
             listed = False
             continue
-        item = _PARTED.match(line)
+        item = _PARTED.match(line) if ")" in line else None
         if item is None:
             continue
+        code = {index for lines in fenced for index in lines} if code is None else code
         previous = out[at - 1] if at else ""
-        if listed or item["number"] == "1" or not previous.strip(" >"):
+        if at in code or at - 1 in code:
+            listed = False
+        elif listed or item["number"] == "1" or not previous.strip(" >"):
             if previous.strip(" >") and not previous.endswith("  "):
                 out[at - 1] += "  "
             listed = True
