@@ -9,7 +9,7 @@ aside. The outlines expected are CommonMark's.
 from __future__ import annotations
 
 import pytest
-from bs4 import Tag
+from bs4 import Comment, Tag
 
 from mkdocs_claude_transcripts.render.markdown import block, prose
 
@@ -48,7 +48,7 @@ def _tokens(element: Tag) -> list[str]:
                 out += [child.name.upper() + start, *_tokens(child), "/" + child.name.upper()]
             else:
                 out += _tokens(child)  # a table's head and body, a highlighted block's div
-        else:
+        elif not isinstance(child, Comment):  # (a comment is not shown)
             loose.append(child.get_text() if isinstance(child, Tag) else str(child))
     if " ".join(loose).split():
         out.append("P:" + " ".join(" ".join(loose).split()))
@@ -139,6 +139,24 @@ CASES = {
     "a list right under a quote's text": (
         "> Steps:\n> 1. one\n> 2. two",
         "BLOCKQUOTE P:Steps: OL LI P:one /LI LI P:two /LI /OL /BLOCKQUOTE",
+    ),
+    # A list of the other kind starts a list of its own: Python-Markdown went on with the
+    # first, its numbered items shown as bullets (or its bullets numbered).
+    "a bulleted list, then a numbered one": (
+        "- a\n- b\n\n1. x\n2. y",
+        "UL LI P:a /LI LI P:b /LI /UL OL LI P:x /LI LI P:y /LI /OL",
+    ),
+    "a numbered list, then a bulleted one right under it": (
+        "1. x\n2. y\n- a",
+        "OL LI P:x /LI LI P:y /LI /OL UL LI P:a /LI /UL",
+    ),
+    "nested lists of both kinds in an item": (
+        "- a\n  - b\n  1. c\n- d",
+        "UL LI P:a UL LI P:b /LI /UL OL LI P:c /LI /OL /LI LI P:d /LI /UL",
+    ),
+    "a bulleted list, a paragraph, a numbered list": (
+        "- a\n\ntext\n\n1. x",
+        "UL LI P:a /LI /UL P:text OL LI P:x /LI /OL",
     ),
 }
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from .guard import MARKER, SECTION
-from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK
+from .markdown import BLOCK_HEAD, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
@@ -38,7 +38,7 @@ def portable(markdown: str) -> str:
 def github(markdown: str) -> str:
     """GitHub-flavoured Markdown, without Material's syntax."""
     lines = _without_sections(_without_front_matter(markdown.split("\n")))
-    lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END)]
+    lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END, LIST_END)]
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     return _outside_fences(text, lambda line: _ANCHOR_LINK.sub(lambda found: found[1], line))  # their permalinks are gone
 

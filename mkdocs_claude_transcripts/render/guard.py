@@ -33,7 +33,7 @@ SECTION = "<!-- claude-transcripts:section -->"
 # around tool output.
 _ANCHOR = re.compile(
     r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' title='Link to this message'>|</a>"
-    r"|<!--ct-output-->|<!--/ct-output-->)$"
+    r"|<!--ct-output-->|<!--/ct-output-->|<!--ct-list-->)$"
 )
 # Links kept: to the web, to an anchor, and to the pages the plugin writes (a page of
 # the session, or a session's page from the transcripts index).

@@ -333,8 +333,9 @@ def prose(text: str) -> list[str]:
     _break_before_parted(out, fenced)
     if "[" in text:
         brackets.escape_unclosed(out, fenced, lists.texts)
-    for at in sorted(lists.breaks, reverse=True):
-        out.insert(at, "")
+    for at in sorted(lists.breaks | lists.ends.keys(), reverse=True):
+        level = lists.ends.get(at)
+        out[at:at] = [""] if level is None else ["", " " * (4 * level) + LIST_END, ""]
     return out
 
 
@@ -570,6 +571,8 @@ class _ListIndent:
         self._last_item_line = -2
         self._block_level = 0  # the level of the item the lines since a blank line are in
         self._text_level = 0  # the level of the item the last line of text went in (0: none)
+        self._kinds: list[str] = []  # by level, the kind of the list open there ("-" or "1.")
+        self.ends: dict[int, int] = {}  # output lines where a list of another kind starts: the level
 
     def line(self, line: str, after_blank: bool, at: int) -> str:
         self.pad = ""
@@ -601,6 +604,7 @@ class _ListIndent:
                 self.items[-1].nested_at = at
             column = indent + len(item["marker"]) + min(len(item["gap"].expandtabs(4)), 4)
             parted = item["marker"].endswith(")")
+            self._list_of(item["marker"], level, at, parted)
             if level and not after_blank and self._last_item_line != at - 1 and self._text_level == level:
                 # A list nested right under its item's text (not under its first line):
                 # Python-Markdown reads it as text without a blank line.
@@ -619,6 +623,7 @@ class _ListIndent:
             self._text_level = len(self.items)
             return line[lead:]
         new = self._continuation(indent, after_blank)
+        del self._kinds[len(self.items) + (not after_blank) :]  # (a line right under an item goes on its text)
         if after_blank:
             self._block_level = len(self.items)
         self._text_level = 0 if new is None else len(self.items)
@@ -680,7 +685,21 @@ class _ListIndent:
     def close(self) -> None:
         """End every list: what follows is not in any."""
         self.items.clear()
+        self._kinds.clear()
         self.lazy_indented = False
+
+    def _list_of(self, marker: str, level: int, at: int, parted: bool) -> None:
+        """Note the kind of list an item at ``level`` is in. Where the list open there
+        is of the other kind (numbered, or not), CommonMark starts a new list, and
+        Python-Markdown would go on with the one before: it is ended (``ends``)."""
+        del self._kinds[level + 1 :]  # the lists nested in the item before end
+        if parted:  # text to Python-Markdown: it neither goes on a list nor ends one
+            return
+        kind = "1." if marker[0].isdigit() else "-"
+        if len(self._kinds) > level and self._kinds[level] != kind:
+            self.ends[at] = level
+            self._keep_order()  # the end comes after a blank line (see the class)
+        self._kinds[level:] = [kind]
 
     def _close(self, indent: int, after_blank: bool) -> None:
         while self.items and self.items[-1].column > indent:
@@ -727,6 +746,9 @@ TITLED = re.compile(r"<(?:p class=\"admonition-title\"|summary)>(?P<title>[^\n]*
 # Comments around tool output, so that the plugin can leave it out of the page the
 # search index is made from (plugin.py), without parsing it.
 OUTPUT_START, OUTPUT_END = "<!--ct-output-->", "<!--/ct-output-->"
+# Between two lists of different kinds (numbered or not), where CommonMark ends the
+# first: Python-Markdown would go on with it, the second's items in the first list.
+LIST_END = "<!--ct-list-->"
 
 
 def unsearched(lines: list[str]) -> list[str]:
