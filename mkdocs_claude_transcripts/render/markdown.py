@@ -110,6 +110,7 @@ _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$"
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
 _PARTED = re.compile(r"^[ \t>]*0*(?P<number>\d{1,9})\)[ \t]+\S")  # an item of a list numbered "1)", which Python-Markdown reads as text
+_PARTED_ANYWHERE = re.compile(r"(?m)^[ \t>]*\d{1,9}\)[ \t]+\S")  # the same, on any line of a text
 _READ_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}\.)(?:[ \t]|$)")  # an item as Python-Markdown reads one ("1)" is not)
 _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
@@ -330,7 +331,8 @@ def prose(text: str) -> list[str]:
             line = ""
         previous = line
         i += 1
-    _break_before_parted(out, fenced)
+    if ")" in text and _PARTED_ANYWHERE.search(text):
+        _break_before_parted(out, fenced)
     if "[" in text:
         brackets.escape_unclosed(out, fenced, lists.texts)
     for at in sorted(lists.breaks | lists.ends.keys(), reverse=True):
