@@ -15,10 +15,12 @@ import os
 import posixpath
 import shutil
 import tempfile
+import threading
 from collections import Counter
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from mkdocs.config.defaults import MkDocsConfig
@@ -97,6 +99,14 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def on_shutdown(self) -> None:
         self._stop_converter()
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        # The next builds run in this process: the content model is loaded now, while
+        # the server waits for a change, rather than when a transcript changes (the
+        # first build's sessions were converted by the converter, in its own process).
+        if self.config.enabled:
+            threading.Thread(target=_load_model, name="claude-transcripts: content model", daemon=True).start()
+        return server
 
     def _stop_converter(self) -> None:
         converter, self._converter = self._converter, None
@@ -549,3 +559,11 @@ def _with_folders(paths: list[str], docs_dir: str) -> set[str]:
 def _is(method: object, function: object) -> bool:
     """Whether ``method`` is ``function`` bound to an object."""
     return getattr(method, "__func__", None) is function
+
+
+def _load_model() -> None:
+    """The content model, imported (what fails is left to the build that needs it)."""
+    try:
+        from . import pipeline  # noqa: F401
+    except Exception:  # noqa: BLE001, S110
+        pass

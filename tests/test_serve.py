@@ -109,3 +109,23 @@ def test_serve_rebuilds_once_per_change_and_shows_a_session_being_written(server
     assert "A question still being typed." in running.page(f"t/{S1}/")
     log = running.log.read_text()
     assert "Traceback" not in log and "ERROR" not in log, log
+
+
+def test_once_serving_the_content_model_is_loaded_before_a_change_comes(tmp_path: Path) -> None:
+    """The first build converts in a process of its own; the next ones run in the
+    server's process, which loads the content model as soon as it serves."""
+    root = make_site(tmp_path)
+    script = (
+        "import sys, threading\n"
+        "from mkdocs.config import load_config\n"
+        "config = load_config(sys.argv[1])\n"
+        "plugin = config.plugins['claude-transcripts']\n"
+        "before = 'mkdocs_claude_transcripts.pipeline' in sys.modules\n"
+        "assert plugin.on_serve('server', config=config, builder=None) == 'server'\n"
+        "for thread in threading.enumerate():\n"
+        "    if thread.name.startswith('claude-transcripts'):\n"
+        "        thread.join(30)\n"
+        "print(before, 'mkdocs_claude_transcripts.pipeline' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(root / "mkdocs.yml")], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
