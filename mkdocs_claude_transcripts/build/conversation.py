@@ -486,6 +486,7 @@ class Conversation:
             self.report.mark(line, Outcome.MERGED)
         else:
             # A result whose call is not in this file (or a second result): shown on its own.
+            result.again = call is not None
             result.anchor = self._anchor(f"r-{(block.tool_use_id or str(line))[-12:]}")
             self._target.append(result)
             self.report.mark(line, Outcome.RENDERED)

@@ -255,6 +255,7 @@ class ToolResult(Message):
     is_error: bool = False
     output: AnyOutput | None = None  # what Claude Code recorded about the result, typed
     full: bool = False  # text comes from <session>/tool-results/, not the truncated preview
+    again: bool = False  # a further result of a call shown before it, which says something else
 
 
 class ToolCall(Message):

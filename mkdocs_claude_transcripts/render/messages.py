@@ -296,7 +296,8 @@ def _tool_call(call: m.ToolCall, ctx: PageContext) -> list[str]:
 def _tool_result(message: m.ToolResult, ctx: PageContext) -> list[str]:
     body = text_output(message, ctx) + result_extras(message, ctx)
     kind = TOOL_ERROR if message.is_error else TOOL
-    return titled(ctx, kind, "Result of a tool call made before this part of the transcript", message, body, "closed")
+    title = "Another result of a tool call shown before" if message.again else "Result of a tool call made before this part of the transcript"
+    return titled(ctx, kind, title, message, body, "closed")
 
 
 # ---------------------------------------------------------------- system
