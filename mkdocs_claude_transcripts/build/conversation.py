@@ -118,10 +118,8 @@ class Conversation:
         apart = branches.abandoned(entries)
         open_branch: tuple[int, m.Branch] | None = None
         for line, entry in entries:
-            start = apart.get(line)
-            if line in self._again:  # shown once, where it was first written
-                self.add(line, entry)
-                continue
+            # (a line written again opens no branch: it is shown where it was first written)
+            start = None if line in self._again else apart.get(line)
             if start is None:
                 self._target = self.messages
             elif open_branch is None or open_branch[0] != start:

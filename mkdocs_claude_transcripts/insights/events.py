@@ -117,7 +117,7 @@ def _events(message: m.AnyMessage, cwd: str | None) -> list[Event]:
         case m.Reminder():
             return [Event(seq=0, ts=ts, type="system", text=message.text)]
         case m.Attached():
-            return [Event(seq=0, ts=ts, type="system", text=_joined(f"{message.what} {message.label}".strip(), message.content))]
+            return [Event(seq=0, ts=ts, type="system", text=_joined(message.heading, message.content))]
         case m.Compaction():
             return [Event(seq=0, ts=ts, type="system", text="compaction" + (f" ({message.trigger})" if message.trigger else ""))]
         case m.ApiError():

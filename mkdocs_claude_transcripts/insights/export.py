@@ -235,5 +235,5 @@ def _system_text(message: m.AnyMessage) -> str:
     if isinstance(message, m.SystemNote):
         return "\n\n".join(part for part in (message.title, message.text) if part)
     if isinstance(message, m.Attached):
-        return "\n\n".join(part for part in (f"{message.what} {message.label}".strip(), message.content) if part)
+        return "\n\n".join(part for part in (message.heading, message.content) if part)
     return getattr(message, "text", "")

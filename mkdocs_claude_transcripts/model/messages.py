@@ -204,6 +204,11 @@ class Attached(Message):
         """Its text, or its document's."""
         return self.document.text if self.document is not None else self.text
 
+    @property
+    def heading(self) -> str:
+        """What it is, and what it is attached as: ``file src/app.py``."""
+        return f"{self.what} {self.label}".strip()
+
 
 class CompactSummary(Message):
     """The summary that stands for the conversation before a compaction."""

@@ -15,6 +15,7 @@ import importlib
 import json
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -80,6 +81,17 @@ def input_table(values: dict[str, Any]) -> list[str]:
         else:
             rest += ["", f"**{inline(key)}**", ""] + fence(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json")
     return (table(["Input", "Value"], rows) if rows else []) + rest
+
+
+def other_inputs(call: m.ToolCall, shown: Iterable[str]) -> list[str]:
+    """The call's inputs but those ``shown`` otherwise, in a table (none: nothing)."""
+    rest = {key: value for key, value in call.input.items() if key not in shown}
+    return input_table(rest) if rest else []
+
+
+def _then(lines: list[str], more: list[str]) -> list[str]:
+    """``lines``, then ``more`` after a blank line (where both hold something)."""
+    return lines + [""] * bool(lines and more) + more
 
 
 def text_output(result: m.ToolResult, ctx: PageContext, lang: str = "text") -> list[str]:
@@ -350,8 +362,11 @@ class WorkflowView(ToolView):
         return lines
 
 
+# A task's status as a checklist's mark (TodoWrite, TaskCreate and TaskUpdate).
+_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+
+
 class TodoView(ToolView):
-    MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
 
     def key(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> str:
         done = sum(1 for todo in args.todos if todo.status == "completed")
@@ -360,7 +375,7 @@ class TodoView(ToolView):
     def input(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> list[str]:
         lines = []
         for todo in args.todos:
-            mark = self.MARKS.get(todo.status, "☐")
+            mark = _MARKS.get(todo.status, "☐")
             text = inline(todo.content)
             lines.append(f"- {mark} " + (f"**{text}**" if todo.status == "in_progress" else text))
         return lines
@@ -377,13 +392,12 @@ class TaskListView(ToolView):
         return args.subject
 
     def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
-        mark = TodoView.MARKS.get(args.status if isinstance(args, m.TaskUpdateInput) else "pending", "☐")
+        mark = _MARKS.get(args.status if isinstance(args, m.TaskUpdateInput) else "pending", "☐")
         lines = [f"- {mark} {inline(args.subject)}"] if args.subject else []
         if args.description.strip():
-            lines += [""] * bool(lines) + prose(args.description)
-        shown = {"taskId", "status", "subject", "description", "activeForm"}  # the last, "Writing the docs"
-        rest = {key: value for key, value in call.input.items() if key not in shown}
-        return lines + ([""] * bool(lines and rest) + input_table(rest) if rest else [])
+            lines = _then(lines, prose(args.description))
+        # (activeForm: "Writing the docs", what the spinner says meanwhile)
+        return _then(lines, other_inputs(call, ("taskId", "status", "subject", "description", "activeForm")))
 
 
 class ToolSearchView(ToolView):
@@ -395,8 +409,7 @@ class ToolSearchView(ToolView):
         return query if isinstance(query, str) else ""
 
     def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
-        rest = {key: value for key, value in call.input.items() if key != "query"}
-        return input_table(rest) if rest else []
+        return other_inputs(call, ("query",))
 
 
 class PlanView(ToolView):
@@ -503,9 +516,8 @@ class MonitorView(ToolView):
 
     def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
         command = call.input.get("command")
-        rest = {k: v for k, v in call.input.items() if k not in ("command", "description")}
         lines = fence(command, "bash") if isinstance(command, str) and command.strip() else []
-        return lines + ([""] * bool(lines and rest)) + (input_table(rest) if rest else [])
+        return _then(lines, other_inputs(call, ("command", "description")))
 
 
 class NoInputView(ToolView):
@@ -531,8 +543,7 @@ class ArtifactView(ToolView):
 
     def input(self, call: m.ToolCall, args: m.ArtifactInput, ctx: PageContext) -> list[str]:
         lang = language_of(args.path) or {"html": "html", "markdown": "markdown", "md": "markdown"}.get(args.type, "text")
-        rest = {k: v for k, v in call.input.items() if k not in ("content", "title")}
-        return input_table(rest) + [""] + ctx.output(args.content, lang)
+        return other_inputs(call, ("content", "title")) + [""] + ctx.output(args.content, lang)
 
 
 class McpView(ToolView):
