@@ -21,6 +21,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from .fences import reassembled_at_once
+from .plaintext import PRIORITY, PlainText
 
 MARKER = "<!-- claude-transcripts:page -->"
 # The line between two sections of a page (its top, groups of messages, its links to
@@ -122,6 +123,7 @@ class GuardExtension(Extension):
         md.preprocessors.register(_Marker(md), "ct_guard", 35)
         md.preprocessors.register(_Sections(md), "ct_sections", 29)  # once whitespace is normalised
         md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
+        md.treeprocessors.register(PlainText(md), "ct_plain_text", PRIORITY)
 
 
 def makeExtension(**kwargs: Any) -> GuardExtension:
