@@ -30,7 +30,18 @@ MATERIAL = [
     "toc", "tables", "admonition", "attr_list", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight",
     "pymdownx.betterem", "mkdocs_claude_transcripts.render.guard",
 ]  # fmt: skip
-CONFIGS = {"pymdownx.superfences": {"custom_fences": FENCES}, "toc": {"permalink": True}}
+# Those Material's documentation suggests, all together.
+SUGGESTED = [
+    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "toc", "tables", "pymdownx.arithmatex",
+    "pymdownx.betterem", "pymdownx.caret", "pymdownx.details", "pymdownx.emoji", "pymdownx.highlight",
+    "pymdownx.inlinehilite", "pymdownx.keys", "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.superfences",
+    "pymdownx.tabbed", "pymdownx.tasklist", "pymdownx.tilde", "mkdocs_claude_transcripts.render.guard",
+]  # fmt: skip
+CONFIGS = {
+    "pymdownx.superfences": {"custom_fences": FENCES},
+    "toc": {"permalink": True},
+    "pymdownx.arithmatex": {"generic": True},
+}
 
 
 @contextmanager
@@ -97,13 +108,14 @@ def test_a_transcript_page_has_its_plain_text_marked_and_the_rest_left_to_the_pa
     assert seen and not any(atomic for _, atomic in seen)
 
 
+@pytest.mark.parametrize("extensions", [MATERIAL, SUGGESTED], ids=["material", "suggested"])
 @pytest.mark.parametrize("case", CASES)
-def test_each_golden_page_renders_the_same_with_plain_text_passed_over(case: str) -> None:
+def test_each_golden_page_renders_the_same_with_plain_text_passed_over(case: str, extensions: list[str]) -> None:
     pages = convert_session(discover(case_files(case)).sessions[0], RenderOptions()).pages
     for page in pages:
         text, _ = get_data(page.markdown)  # (its front matter, as MkDocs takes it)
         assert text.startswith(MARKER)
-        assert _html(text, MATERIAL) == _html(text, MATERIAL, skip=False)
+        assert _html(text, extensions) == _html(text, extensions, skip=False)
 
 
 @SETTINGS
@@ -125,11 +137,13 @@ def test_any_text_renders_the_same_with_plain_text_passed_over(first: str, secon
 @example("a line that breaks  \nhere", "an entity &amp; alone")
 @example("<b>bold</b>", "<https://example.com> <a@b.c>")
 @example("a [link](https://example.com) and ![an image](images/0123456789abcdef.png)", "`code` and \\*not emphasis\\*")
+@example("the 21st (c) 1/2 --> c/o", "$x$ ==m== ^^i^^ ~~d~~ :smile: ++ctrl++ [^1]")
 def test_any_markdown_renders_the_same_with_plain_text_passed_over(first: str, second: str) -> None:
     """Written as it comes, not escaped as transcript text is: each character a
     pattern starts from must be known."""
     page = _page(first, "", "!!! note", "", "    " + second, "", f"| a | b |\n|---|---|\n| {first} | {second} |")
-    assert _html(page, MATERIAL) == _html(page, MATERIAL, skip=False)
+    for extensions in (MATERIAL, SUGGESTED):
+        assert _html(page, extensions) == _html(page, extensions, skip=False)
 
 
 @pytest.mark.parametrize(
@@ -144,6 +158,18 @@ def test_any_markdown_renders_the_same_with_plain_text_passed_over(first: str, s
         (["pymdownx.emoji"], "A :smile: word", ["emojione"]),
         (["pymdownx.keys"], "Press ++ctrl+c++ now", ['<span class="keys">']),
         (["pymdownx.inlinehilite"], "A `#!python print(1)` call", ['class="highlight"']),
+        (["footnotes"], "A note[^1]\n\n[^1]: Its text", ['<sup id="fnref:1">']),
+        (["pymdownx.arithmatex"], "Where $x = 1$ holds", ['class="arithmatex"']),
+        # A second pass of inline patterns, after the first.
+        (
+            ["pymdownx.smartsymbols"],
+            "The 21st (c) 1/2 --> c/o",
+            ["21<sup>st</sup>", "&copy;", "&frac12;", "&rarr;", "&#8453;"],
+        ),
+        (["pymdownx.smartsymbols"], "The 21st and the 12th", ["21<sup>st</sup>", "12<sup>th</sup>"]),
+        (["pymdownx.smartsymbols"], "Then -- and --> ", ["&rarr;"]),
+        # A processor that passes marked text over: known when there is nothing for it to do.
+        (SUGGESTED, "A ==marked== :smile: on the 2nd", ["<mark>", "emojione", "2<sup>nd</sup>"]),
     ],
 )
 def test_the_patterns_of_known_extensions_still_apply(extensions: list[str], text: str, made: list[str]) -> None:
@@ -152,7 +178,7 @@ def test_the_patterns_of_known_extensions_still_apply(extensions: list[str], tex
     with _watching(seen):
         html = _html(page, [*MATERIAL, *extensions])
     assert all(mark in html for mark in made), html
-    assert ("A plain one", True) in seen and (text, False) in seen
+    assert ("A plain one", True) in seen and (text.split("\n")[0], False) in seen
     assert html == _html(page, [*MATERIAL, *extensions], skip=False)
 
 

@@ -9,11 +9,12 @@ Python-Markdown spent on such pages. Text holding none of them is marked as
 Markdown marks what it leaves alone (``AtomicString``); the HTML is the same.
 
 This is done only where every inline pattern of the page's Markdown is one whose
-characters are known (those of Python-Markdown, the marks of pymdownx.betterem,
-tilde, caret and mark, pymdownx's emoji, keys and inlinehilite), and no
-processor that comes after would treat marked text otherwise (Python-Markdown's
-``abbr`` does): with another extension's pattern (smarty's dashes, magiclink's
-bare addresses), nothing is marked.
+characters are known (those of Python-Markdown and its footnotes, the marks of
+pymdownx.betterem, tilde, caret and mark, pymdownx's emoji, keys, inlinehilite,
+arithmatex and smartsymbols), and no processor that comes after would treat marked
+text otherwise (Python-Markdown's ``abbr`` does, on a page that has abbreviations):
+with another extension's pattern (smarty's quotes, magiclink's bare addresses),
+nothing is marked.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 
 from markdown import Markdown
-from markdown.treeprocessors import Treeprocessor
-from markdown.util import AtomicString
+from markdown.treeprocessors import InlineProcessor, Treeprocessor
+from markdown.util import AtomicString, Registry
 
 PRIORITY = 20.5  # just before the inline processor (20)
 
+_SMART = "pymdownx.smartsymbols.SmartSymbolsPattern"
 # The inline patterns known, by name and class, and what a text must hold for each to match.
 _TRIGGERS: dict[tuple[str, str], tuple[str, ...]] = {
     ("backtick", "markdown.inlinepatterns.BacktickInlineProcessor"): ("`",),
@@ -52,6 +54,18 @@ _TRIGGERS: dict[tuple[str, str], tuple[str, ...]] = {
     ("emoji", "pymdownx.emoji.EmojiPattern"): (":",),
     ("keys", "pymdownx.keys.KeysPattern"): ("+",),
     ("keys-custom", "pymdownx.keys.KeysPattern"): ("+",),
+    ("footnote", "markdown.extensions.footnotes.FootnoteInlineProcessor"): ("[",),
+    ("arithmatex-inline", "pymdownx.arithmatex.InlineArithmatexPattern"): ("$", "\\"),
+    # pymdownx.smartsymbols, a second pass of inline patterns of its own (after the first).
+    ("smart-trademark", _SMART): ("(tm)",),
+    ("smart-copyright", _SMART): ("(c)",),
+    ("smart-registered", _SMART): ("(r)",),
+    ("smart-plus-minus", _SMART): ("+/-",),
+    ("smart-arrows", _SMART): ("-->", "<--"),
+    ("smart-not-equal", _SMART): ("=/=",),
+    ("smart-fractions", _SMART): ("/",),
+    ("smart-ordinal-numbers", _SMART): ("1st", "2nd", "3rd", *(f"{digit}th" for digit in range(10))),
+    ("smart-care-of", _SMART): ("c/o",),
 }
 # One pattern for the marks of emphasis, given their characters (Python-Markdown's
 # since 3.11; pymdownx's, which tilde, caret and mark give theirs too).
@@ -62,8 +76,9 @@ _DELIMITERS = {
 # Processors after this one that do the same with marked text as with any other.
 _AFTER = frozenset({
     "inline", "prettify", "unescape", "toc", "attr_list", "ct_link_guard",
-    "mkdocs_extract_anchors", "mkdocs_extract_title", "relpath",
+    "mkdocs_extract_anchors", "mkdocs_extract_title", "relpath", "footnote-duplicate",
 })  # fmt: skip
+_ABBR = "markdown.extensions.abbr.AbbrTreeprocessor"  # passes marked text over: known when it has nothing to do
 
 
 class PlainText(Treeprocessor):
@@ -84,21 +99,41 @@ class PlainText(Treeprocessor):
 def _finder(md: Markdown) -> Callable[[str], re.Match[str] | None] | None:
     """What finds, in a text, a character an inline pattern may start from; None
     where a pattern or a later processor is not known."""
-    # (Python-Markdown's registries give their items' names and priorities only so.)
-    patterns, processors = getattr(md.inlinePatterns, "_priority", None), getattr(md.treeprocessors, "_priority", None)
-    if patterns is None or processors is None:
+    triggers = _triggers(md.inlinePatterns)
+    processors = getattr(md.treeprocessors, "_priority", None)
+    if triggers is None or processors is None:
+        return None
+    for item in processors:
+        if item.priority >= PRIORITY or item.name in _AFTER:
+            continue
+        processor = md.treeprocessors[item.name]
+        if _name(processor) == _ABBR and not getattr(processor, "abbrs", True):
+            continue  # no abbreviation on this page
+        more = _triggers(processor.inlinePatterns) if isinstance(processor, InlineProcessor) else None
+        if more is None:
+            return None
+        triggers |= more
+    return _pattern(frozenset(triggers)).search
+
+
+def _triggers(patterns: Registry) -> set[str] | None:
+    """What a text must hold for one of ``patterns`` to match; None where one is not known."""
+    items = getattr(patterns, "_priority", None)  # (a registry gives its items' names only so)
+    if items is None:
         return None
     triggers: set[str] = set()
-    for item in patterns:
-        pattern = md.inlinePatterns[item.name]
-        kind = (item.name, f"{type(pattern).__module__}.{type(pattern).__qualname__}")
+    for item in items:
+        pattern = patterns[item.name]
+        kind = (item.name, _name(pattern))
         known = _delimiters(pattern) if kind in _DELIMITERS else _TRIGGERS.get(kind)
         if known is None:
             return None
         triggers.update(known)
-    if not {item.name for item in processors if item.priority < PRIORITY} <= _AFTER:
-        return None
-    return _pattern(frozenset(triggers)).search
+    return triggers
+
+
+def _name(value: object) -> str:
+    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 def _delimiters(pattern: object) -> tuple[str, ...] | None:
