@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .transcript.jsonstrings import mapped
+
 if TYPE_CHECKING:
     from .memo import Memo
 
@@ -341,13 +343,7 @@ class Redactor:
 
     def data(self, value: Any) -> Any:
         """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, list):
-            return [self.data(item) for item in value]
-        if isinstance(value, dict):
-            return {key: self.data(item) for key, item in value.items()}
-        return value
+        return mapped(value, self.text)
 
     def take_counts(self) -> Counter[str]:
         """What was replaced since the last call, by kind; texts seen are forgotten."""

@@ -18,6 +18,7 @@ from typing import Any
 from .. import model as m
 from ..report import FileReport, Level, Outcome
 from ..transcript import raw
+from ..transcript.jsonstrings import mapped
 from . import branches, replays, steering
 from .results import error_text, output_of, whole
 from .user import classify
@@ -623,15 +624,13 @@ _PAYLOAD_FROM = 2000
 
 def _payloads_out(value: Any) -> Any:
     """``value`` (JSON data) with each file's bytes in base64 replaced by a note of its size."""
-    if isinstance(value, str):
-        if len(value) >= _PAYLOAD_FROM and _PAYLOAD.fullmatch(value):
-            return f"({len(value):,} characters of base64 data, not shown)"
-        return value
-    if isinstance(value, dict):
-        return {key: _payloads_out(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_payloads_out(item) for item in value]
-    return value
+    return mapped(value, _payload_out)
+
+
+def _payload_out(text: str) -> str:
+    if len(text) >= _PAYLOAD_FROM and _PAYLOAD.fullmatch(text):
+        return f"({len(text):,} characters of base64 data, not shown)"
+    return text
 
 
 def _attached(data: dict[str, Any]) -> m.Attached | None:
