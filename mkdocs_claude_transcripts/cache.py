@@ -31,6 +31,7 @@ Beside them, ``templates/`` holds the theme's templates compiled by Jinja.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import itertools
@@ -178,6 +179,8 @@ class Cache:
     def __init__(self, root: str | Path, settings: str) -> None:
         self.root = Path(root)
         self.settings = settings
+        # Where pages' files are: paths as strings, made for every page of every build.
+        self._html_root = os.path.join(self.root, "html", "")
         self._used: set[Path] = set()  # session folders
         self._used_pages: set[str] = set()  # keys of pages
         self._used_memos: set[str] = set()
@@ -264,12 +267,12 @@ class Cache:
         """The key of a page's HTML; ``digest``, when known, is ``text_digest(markdown)``."""
         return fingerprint(self.settings, markdown_settings, url, digest or text_digest(markdown))
 
-    def _html_file(self, key: str, suffix: str) -> Path:
-        return self.root / "html" / key[:2] / f"{key}{suffix}"
+    def _html_file(self, key: str, suffix: str) -> str:
+        return f"{self._html_root}{key[:2]}/{key}{suffix}"
 
     def html_path(self, key: str) -> str:
         """Where a page's HTML is kept (for reading it when it is needed)."""
-        return str(self._html_file(key, ".html"))
+        return self._html_file(key, ".html")
 
     def load_page(self, key: str) -> CachedPage | None:
         """What a page's rendering made but its HTML (read with ``read_html``)."""
@@ -277,7 +280,7 @@ class Cache:
             data, _ = self._record(key)
         except (OSError, ValueError, TypeError):
             return None
-        if not self._html_file(key, ".html").exists():
+        if not os.path.exists(self._html_file(key, ".html")):
             return None
         self._used_pages.add(key)
         return CachedPage(data["toc"], data["anchors"])
@@ -287,10 +290,10 @@ class Cache:
         self._used_pages.add(key)
 
     def read_html(self, key: str) -> str:
-        return self._html_file(key, ".html").read_text(encoding="utf-8")
+        return _read(self._html_file(key, ".html"))
 
     def has_html(self, key: str) -> bool:
-        return self._html_file(key, ".json").exists()
+        return os.path.exists(self._html_file(key, ".json"))
 
     def store_html(
         self,
@@ -324,7 +327,7 @@ class Cache:
         """The sections of the page last rendered at ``url``: digest of its Markdown ->
         its HTML."""
         try:
-            key = self._html_file(self.url_key(url, markdown_settings), ".url").read_text(encoding="utf-8")
+            key = _read(self._html_file(self.url_key(url, markdown_settings), ".url"))
             sections = self._record(key)[0]["sections"]
             html = self.read_html(key)
         except (OSError, ValueError, KeyError, TypeError):
@@ -348,7 +351,7 @@ class Cache:
         """What is kept beside a page's HTML (``<key>.json``): a line of JSON, then the
         text the page gives the search index, when known (read only when asked for:
         a rebuild reads the record of every page)."""
-        with self._html_file(key, ".json").open(encoding="utf-8") as handle:
+        with open(self._html_file(key, ".json"), encoding="utf-8") as handle:
             data = json.loads(handle.readline())
             if not isinstance(data, dict):
                 raise TypeError("not a page's record")
@@ -357,7 +360,7 @@ class Cache:
     def load_entries(self, key: str) -> str | None:
         """A page's search entries, a line each, when kept before."""
         try:
-            text = self._html_file(key, ".entries").read_text(encoding="utf-8")
+            text = _read(self._html_file(key, ".entries"))
         except OSError:
             return None
         self._used_pages.add(key)
@@ -370,7 +373,7 @@ class Cache:
     def load_output(self, key: str) -> tuple[str, str] | None:
         """What the theme wrote before a page's HTML and after it, when kept before."""
         try:
-            text = self._html_file(key, ".page").read_text(encoding="utf-8")
+            text = _read(self._html_file(key, ".page"))
             head, _, text = text.partition("\n")
             at = int(head)
         except (OSError, ValueError):
@@ -379,7 +382,7 @@ class Cache:
         return text[:at], text[at:]
 
     def has_output(self, key: str) -> bool:
-        return self._html_file(key, ".page").exists()
+        return os.path.exists(self._html_file(key, ".page"))
 
     def store_output(self, key: str, before: str, after: str) -> None:
         """Keep what the theme wrote before and after a page's HTML."""
@@ -457,34 +460,41 @@ def _load_memo(path: Path) -> Memo:
 _WRITES = itertools.count()
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _write_atomically(path: str | Path, text: str) -> None:
     """Write ``path`` whole or not at all: into a file beside it, then renamed. The
     file is named by the process and a count (two thirds of the time of ``tempfile``'s
     random names, on a cold build that writes thousands), or, where that name is
     taken (a process of that id that stopped while writing, another machine sharing
     the cache), by ``tempfile``."""
-    temporary = path.with_name(f".tmp-{os.getpid()}-{next(_WRITES)}")
+    folder = os.path.dirname(path)
+    temporary = os.path.join(folder, f".tmp-{os.getpid()}-{next(_WRITES)}")
     try:
         out = _created(temporary)
     except FileExistsError:
-        handle, name = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        out, temporary = os.fdopen(handle, "w", encoding="utf-8"), Path(name)
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        out = os.fdopen(handle, "w", encoding="utf-8")
     try:
         with out:
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
         raise
 
 
-def _created(path: Path) -> IO[str]:
+def _created(path: str) -> IO[str]:
     """A new file, opened for writing (its folder made if it is not: a cache's first
     entry there, or a cache deleted since)."""
     try:
         return open(path, "x", encoding="utf-8")
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         return open(path, "x", encoding="utf-8")
 
 

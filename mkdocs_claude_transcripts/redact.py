@@ -239,17 +239,32 @@ class Redactor:
     memo: Memo | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self._allow = frozenset(self.allow)
+        self._in_found: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+
+    @functools.cached_property
+    def _rules(self) -> list[tuple[str, re.Pattern[str], tuple[str, ...] | None]]:
+        """Each kind, its pattern and the words it needs (None: every text is searched),
+        compiled on first use: a build whose sessions all come from the cache redacts
+        nothing."""
         patterns = {**PATTERNS, **self.extra} if self.enabled else {}
-        self._rules = [
+        return [
             (kind, re.compile(_named(pattern)), TRIGGERS.get(kind) if kind not in self.extra else None)
             for kind, pattern in patterns.items()
         ]
-        self._allow = frozenset(self.allow)
-        self._words = sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
-        # One pass finds the trigger words a text holds (most hold none; see ``_hits``).
-        self._any_word = re.compile(_one_of(self._words))
-        self._always = any(triggers is None for _, _, triggers in self._rules)
-        self._in_found: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+
+    @functools.cached_property
+    def _words(self) -> list[str]:
+        return sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
+
+    @functools.cached_property
+    def _any_word(self) -> re.Pattern[str]:
+        """One pass finds the trigger words a text holds (most hold none; see ``_hits``)."""
+        return re.compile(_one_of(self._words))
+
+    @functools.cached_property
+    def _always(self) -> bool:
+        return any(triggers is None for _, _, triggers in self._rules)
 
     def text(self, value: str) -> str:
         if len(value) < _REMEMBER_FROM:

@@ -147,15 +147,21 @@ def test_a_transcript_that_grew_is_converted_with_what_its_last_conversion_found
 
 def test_a_build_with_nothing_to_convert_does_without_the_content_model(site_root: Path) -> None:
     """Its sessions come from the cache: the typed model (pydantic) is not even loaded,
-    which is a third of the plugin's start-up."""
+    which is a third of the plugin's start-up, nor are the patterns that find secrets
+    compiled."""
     build(site_root)
     script = (
-        "import sys; from mkdocs.commands.build import build; from mkdocs.config import load_config; "
+        "import gc, sys; from mkdocs.commands.build import build; from mkdocs.config import load_config; "
+        "from mkdocs_claude_transcripts.redact import Redactor; "
         "build(load_config(sys.argv[1], site_dir=sys.argv[2])); "
-        "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'mkdocs_claude_transcripts.model'))))"
+        "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'mkdocs_claude_transcripts.model')))); "
+        "redactors = [o for o in gc.get_objects() if isinstance(o, Redactor)]; "
+        "print(len(redactors), sum('_rules' in vars(o) for o in redactors))"
     )
     run = subprocess.run([sys.executable, "-c", script, str(site_root / "mkdocs.yml"), str(site_root / "site")], capture_output=True, text=True, check=True)
-    assert run.stdout.strip().splitlines()[-1] == "[]"
+    modules, redactors = run.stdout.strip().splitlines()[-2:]
+    assert modules == "[]"
+    assert redactors.split()[0] != "0" and redactors.split()[1] == "0"
 
 
 def test_other_options_convert_everything_again(site_root: Path, conversions: list[str]) -> None:
@@ -692,7 +698,7 @@ def test_a_cache_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch
         def write(self, text: str) -> int:
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cache_module, "_created", lambda path: path.write_text("") or Full())
+    monkeypatch.setattr(cache_module, "_created", lambda path: Path(path).write_text("") or Full())
     with pytest.raises(OSError, match="No space"):
         cache_module._write_atomically(target, "third")
     assert target.read_text() == "second"
