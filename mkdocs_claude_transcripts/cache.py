@@ -2,9 +2,12 @@
 
 Its entries, each a folder or a file named by a key:
 
-* a session: its pages (Markdown), images, nav entry, problems and redaction
-  counts, keyed by the session's files (path, size, modification time) and by
-  everything that shapes the output (the plugin's code and options);
+* a session: its pages (Markdown), images and ``session.json``, nav entry,
+  problems and redaction counts, keyed by the session's files (path, size,
+  modification time) and by everything that shapes the output (the plugin's code
+  and options). The site holds its images and ``session.json`` as links to these
+  files (``linked.py``): one found changed since it was written (a tool that wrote
+  into the site's file) has the session converted again;
 * a page's HTML, with its table of contents, anchors, sections and the text the
   search index is given, keyed by the page's Markdown, its URL and the Markdown
   configuration: ``<key>.html`` beside ``<key>.json``; and for each URL of a page
@@ -207,6 +210,8 @@ class Cache:
         stored = _session_from_json(data, folder)
         if not all(os.path.exists(page.path) for page in stored.pages):
             return None
+        if not all(_stat(path) == asset.get("stat") for (_, path), asset in zip(stored.assets, data["assets"])):
+            return None
         self._used.add(folder)
         return stored
 
@@ -224,7 +229,7 @@ class Cache:
         for number, asset in enumerate(converted.assets):
             name = f"asset-{number}"
             (work / name).write_bytes(asset.content)
-            assets.append({"src_uri": asset.src_uri, "file": name})
+            assets.append({"src_uri": asset.src_uri, "file": name, "stat": _stat(str(work / name))})
         data = {
             "nav": _nav_to_json(converted.nav),
             "started": converted.started.isoformat() if converted.started else None,
@@ -439,15 +444,16 @@ def sources_unchanged(root: str | Path) -> bool:
 
 
 def _stats(paths: Iterable[str]) -> list[list[Any]]:
-    found: list[list[Any]] = []
-    for path in paths:
-        try:
-            status = os.stat(path)
-        except OSError:
-            found.append([path, None, None])
-            continue
-        found.append([path, status.st_size, status.st_mtime_ns])
-    return found
+    return [[path, *_stat(path)] for path in paths]
+
+
+def _stat(path: str) -> list[int | None]:
+    """A file's size and time of last change (None and None: it is not there)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return [None, None]
+    return [status.st_size, status.st_mtime_ns]
 
 
 def _load_memo(path: Path) -> Memo:

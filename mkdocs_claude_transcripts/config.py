@@ -112,7 +112,9 @@ class TranscriptsConfig(base.Config):
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml`. It must be outside
-    `docs_dir`, and can be deleted whenever no build is running."""
+    `docs_dir`, and can be deleted whenever no build is running. Where it is on the
+    file system of `site_dir`, the site's `session.json` files and images are links
+    to its own rather than copies."""
 
     jobs = c.Type(int, default=0)
     """How many processes convert sessions, render their pages to HTML and put them

@@ -34,6 +34,7 @@ from . import __version__, nav, outputs, parallel, workers
 from .cache import Cache, code_fingerprint, fingerprint, sources_unchanged
 from .config import TranscriptsConfig
 from .embed import Found, embed
+from .linked import LinkedFile
 from .listing import NavEntry, Row
 from .pages import Pages
 from .redact import Redactor, check_pattern
@@ -267,7 +268,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if page.digest:
                 self.pages.digests[page.src_uri] = page.digest
         for src_uri, path in stored.assets:
-            self._add(files, config, File.generated(config, src_uri, abs_src_path=path))
+            self._add(files, config, LinkedFile.generated(config, src_uri, abs_src_path=path))
         self.rows.append(stored.row)
         self.entries[stored.nav.page] = stored.nav
         self.by_source[source.src_uri] = stored.nav

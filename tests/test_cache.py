@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib.metadata
 import io
 import json
@@ -178,6 +179,60 @@ def test_the_cache_can_be_deleted(site_root: Path, conversions: list[str]) -> No
     conversions.clear()
     assert html_of(build(site_root)) == first
     assert len(conversions) == 3
+
+
+def published(site: Path) -> dict[str, bytes]:
+    """The files the site holds as the cache made them: sessions' ``session.json``."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "t").rglob("session.json")}
+
+
+def test_a_sessions_published_files_are_links_to_the_cache_that_nothing_writes_into(site_root: Path, conversions: list[str]) -> None:
+    """Not copied at every build; and a tool that writes into the site's file, which
+    is the cache's too, has the session converted again: the next site is as before."""
+    site = build(site_root)
+    first = published(site)
+    assert len(first) == 3
+    kept = list((site_root / ".cache").rglob("asset-*"))
+    for uri in first:
+        assert (site / uri).stat().st_nlink == 2
+        assert any(os.path.samefile(site / uri, path) for path in kept)
+    conversions.clear()
+    build(site_root)
+    assert conversions == []
+    assert published(site) == first
+    written = site / f"t/{S1}/session.json"
+    with written.open("w", encoding="utf-8") as handle:  # into the file, as some tools do
+        handle.write("{}")
+    build(site_root)
+    assert conversions == [f"t/{S1}.jsonl"]
+    assert published(site) == first
+
+
+def test_a_file_is_copied_where_it_cannot_be_linked_and_a_file_there_is_not_written_into(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs.structure.files import File
+
+    from mkdocs_claude_transcripts.linked import LinkedFile
+
+    def placed(kind: type[File], src_uri: str, source: Path) -> Path:
+        file = kind(src_uri, src_dir=None, dest_dir=str(tmp_path / "site"), use_directory_urls=True)
+        file.abs_src_path = str(source)
+        file.copy_file()
+        return Path(file.abs_dest_path)
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.write_text("old")
+    new.write_text("new")
+    assert os.path.samefile(placed(LinkedFile, "b/session.json", old), old)
+    linked = placed(LinkedFile, "b/session.json", new)  # where a link to "old" is
+    assert os.path.samefile(linked, new) and old.read_text() == "old"
+
+    def elsewhere(source: str, target: str) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", elsewhere)
+    copied = placed(LinkedFile, "a/session.json", new)
+    assert copied.read_text() == "new" and not os.path.samefile(copied, new)
+    assert copied.read_bytes() == placed(File, "c/session.json", new).read_bytes()  # as MkDocs copies it
 
 
 @pytest.mark.parametrize("fails", [False, True])
