@@ -141,7 +141,13 @@ PATTERNS: dict[str, str] = {
         r"(?i)(?:\b|_)(?:password|passwd|pwd)[ \t]*=[ \t]*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
         rf"(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}})"
     ),
-    "password-field": r"(?i)[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?[ \t]*:[ \t]*[\"'](?P<secret>[^\"'\s]{3,})[\"']",
+    # (Or, between quotes, a name that ends with such a word: "db_password", "apiKey",
+    # "GITHUB_TOKEN", as JSON has them.)
+    "password-field": (
+        r"(?i)(?:[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?"
+        r"|[\"'][\w.-]{0,64}?(?:password|passwd|passphrase|secret|token|api_?key|auth_?key|private_?key|access_?key|credentials?)[\"'])"
+        r"[ \t]*:[ \t]*[\"'](?P<secret>[^\"'\s]{3,})[\"']"
+    ),
     # The value given to a name that says it holds a secret, in environment files,
     # configuration and code (GITHUB_TOKEN=..., client_secret: ..., "apiKey": "..."):
     # letters and digits, not a reference (${{ secrets.X }}, process.env.TOKEN) or a call.
@@ -157,6 +163,28 @@ PATTERNS: dict[str, str] = {
     # (a cache's key, a sort key): only a long value of a token's letters is taken.
     "assigned-key": _assigned("(?=[_.K-])", r"(?:(?i:[_.-]key)|(?<=[a-z0-9])Key)", "[A-Za-z0-9+/=-]", "[A-Za-z0-9+/=-]", 20),
 }
+
+# Names of fields of JSON data (a tool's input, a result's data) whose value is a
+# secret, whatever it looks like: the name's letters and digits, in lower case, end
+# with one of these ("password", "DB_PASSWORD", "apiKey", "GITHUB_TOKEN"), or it ends
+# in "pass" after a "_", "-" or "." ("db_pass").
+_SECRET_NAMES = (
+    "password", "passwd", "passphrase", "secret", "token", "apikey", "authkey", "privatekey", "accesskey",
+    "secretkey", "signingkey", "encryptionkey", "masterkey", "credential", "credentials", "authorization", "cookie",
+)  # fmt: skip
+_NOT_NAME = re.compile(r"[^a-z0-9]")
+_PASS_NAME = re.compile(r"(?:^|[_.-])pass$", re.IGNORECASE)
+# A value that names a secret kept elsewhere rather than being one: a reference
+# (${X}, $X, {{ x }}, %X%, <your token>), stars, or a value already replaced.
+_REFERENCE = re.compile(r"\$\{?[A-Za-z_]|\{\{|%[A-Za-z_]+%|<[^<>]*>$|\*+$|\[REDACTED")
+_FIELD = "secret-field"
+
+
+@functools.lru_cache(maxsize=1024)
+def secret_name(name: str) -> bool:
+    """Whether a field of this name holds a secret (``_SECRET_NAMES``)."""
+    return _NOT_NAME.sub("", name.lower()).endswith(_SECRET_NAMES) or _PASS_NAME.search(name) is not None
+
 
 _HOME = re.compile(r"/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
 _WINDOWS_HOME = re.compile(r"[A-Za-z]:\\Users\\(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
@@ -217,7 +245,10 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "cookie": ("cookie:",),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
-    "password-field": ("password", "passwd", "secret", "api_key", "apikey", "access_token", "accesstoken", "auth_token", "authtoken"),
+    "password-field": (
+        "password", "passwd", "passphrase", "secret", "token", "api_key", "apikey", "auth_key", "authkey", "private_key",
+        "privatekey", "access_key", "accesskey", "credential",
+    ),
     "assigned-secret": ("secret", "token", "pass", "credential", "key"),
     "assigned-key": ("key",),
 }
@@ -276,6 +307,16 @@ class Redactor:
         else:
             self.counts.update(seen[1])
         return seen[0]
+
+    def field(self, name: str, value: str) -> str:
+        """The text given to the field ``name`` of JSON data (a tool's input, an entry's
+        fields): replaced whole where the name says it holds a secret
+        (``{"password": "..."}``, which no pattern of a secret's own shape finds), else
+        as any text."""
+        if self.enabled and len(value) > 3 and secret_name(name) and value not in self._allow and not _REFERENCE.match(value):
+            self.counts[_FIELD] += 1
+            return f"[REDACTED:{_FIELD}]"
+        return self.text(value)
 
     def _text(self, value: str, memo: Memo | None = None) -> str:
         if self._rules:
@@ -358,7 +399,7 @@ class Redactor:
 
     def data(self, value: Any) -> Any:
         """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
-        return mapped(value, self.text)
+        return mapped(value, self.text, named=self.field)
 
     def take_counts(self) -> Counter[str]:
         """What was replaced since the last call, by kind; texts seen are forgotten."""

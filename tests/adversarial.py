@@ -58,6 +58,9 @@ SECRETS = {
     "assigned-key": "Zm9vYmFyYmF6cXV4MTIzplantedKey",
     "ai-provider-key": "gsk_" + "Pl4nt3dGr0qK3y" * 4,
     "google-oauth": "ya29." + "a0Pl4nt3dAcc3ss" * 3,
+    # Known by the name of the field that holds them alone: a tool's input, JSON text.
+    "secret-field": "correct horse battery staple",
+    "password-field": "PlantedJsonTokenValue",
 }
 SECRET_TEXT = (
     f"keys: {SECRETS['anthropic-key']} {SECRETS['openai-key']} {SECRETS['github-token']} "
@@ -113,7 +116,10 @@ def write(docs: Path) -> list[str]:
         "options": [{"label": ATTACKS[2], "description": ATTACKS[3]}]}]}, ATTACK)  # fmt: skip
     tool("toolu_task", "Task", {"description": ATTACKS[0], "subagent_type": ATTACKS[1], "prompt": ATTACK}, [
         {"type": "text", "text": ATTACK + f"\nagentId: {AGENT}"}])  # fmt: skip
+    tool("toolu_keys", "mcp__db__connect", {"host": "db.example", "password": SECRETS["secret-field"], "GITHUB_TOKEN": SECRETS["secret-field"]},
+         '{"GITHUB_TOKEN": "' + SECRETS["password-field"] + '"}')  # fmt: skip
     entry(type="system", content=ATTACK, level="warning")
+    entry(type="system", subtype="note " + SECRETS["aws-access-key"], content=ATTACK)  # a title made of a kind
     entry(type="system", subtype="stop_hook_summary", hookInfos=[{"command": ATTACK}], hookErrors=[ATTACK])
     entry(type="attachment", attachment={"type": "hook_success", "hookName": ATTACKS[0], "stdout": ATTACK})
     entry(type="attachment", attachment={"type": ATTACKS[0], "content": ATTACK, ATTACKS[1]: ATTACKS[2]})

@@ -106,6 +106,24 @@ CASES: dict[str, tuple[bytes, str, str]] = {
         entry(5, "system", subtype="stop_hook_summary", hookInfos=2.5, hookErrors={"x": 1}, content="the hooks ran"),
         entry(6),
     ), ":2: future-thing entry: ignored field(s) of an unexpected type: parentUuid, timestamp, uuid", "prompt number 6"),
+    # Numbers no transcript holds: one of more digits than Python reads (it stopped the
+    # build), and ones too large for a float where a count or a time is read.
+    "huge_numbers": (lines(
+        entry(1),
+        b'{"type": "user", "message": {"role": "user", "content": "prompt number 2"}, "n": 1' + b"0" * 5000 + b"}",
+        entry(3, "system", subtype="turn_duration", durationMs=10**400),
+        entry(4, "system", subtype="api_error", retryAttempt=10**400, maxRetries=-(10**400), error={"status": 10**400}, content="overloaded"),
+        entry(5, "system", subtype="compact_boundary", compactMetadata={"trigger": "auto", "preTokens": 10**400, "postTokens": 10**400}),
+        entry(6),
+    ), "", "prompt number 6"),
+    # Links that MkDocs cannot read (a host that is not an address) stopped the build.
+    "unreadable_links": (lines(entry(1, message={"role": "user", "content": "see [a](https://[x) and [b](https://]x) and prompt number 1"})), "", "prompt number 1"),
+    # A system entry of a kind not known is shown with its fields.
+    "unknown_subtype": (lines(entry(1), entry(2, "system", subtype="future_error", error={"message": "the error it reported"})), "", "the error it reported"),
+    # Lines that tell nothing before the first entry: a kind of entry not known, with a
+    # field longer than what is sniffed; what a machine that stopped left (NUL bytes).
+    "late_first_entry": (lines({"type": "future-snapshot", "sessionId": SESSION.format(0), "blob": "x" * 70_000}, entry(2)), "", "prompt number 2"),
+    "nul_bytes_first": (b"\x00" * 70_000 + lines(entry(1), entry(2)), ":1: 70,000 NUL bytes (a write cut short) skipped", "prompt number 2"),
     "names_missing_agent": (lines(
         entry(1),
         entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "d", "prompt": "p"}}]}),

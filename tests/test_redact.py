@@ -132,7 +132,7 @@ def test_near_misses_are_left_alone(text: str) -> None:
         # configuration and code, quoted (to the quote) or not
         ("AUTH_TOKEN: 9f8e7d6c5b4a3928", "AUTH_TOKEN: [REDACTED:assigned-secret]"),
         ("client_secret = 'GOCSPX-1a2b$c(d)3e'", "client_secret = '[REDACTED:assigned-secret]'"),
-        ('{"token": "tk.a0AfH6SMBx1234567890"}', '{"token": "[REDACTED:assigned-secret]"}'),
+        ('{"token": "tk.a0AfH6SMBx1234567890"}', '{"token": "[REDACTED:password-field]"}'),
         ("'api_key' => 'abc123def456ghi789'", "'api_key' => '[REDACTED:assigned-secret]'"),
         ('encryptionKey: "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="', 'encryptionKey: "[REDACTED:assigned-secret]"'),
         ("signingKey = Zm9vYmFyYmF6cXV4MTIzNDU2", "signingKey = [REDACTED:assigned-secret]"),
@@ -236,3 +236,38 @@ def test_a_jwt_with_a_long_header_is_redacted() -> None:
     # A header carrying a certificate chain (x5c) runs to kilobytes.
     jwt = "eyJ" + "hbGciOiJSUzI1NiIsIng1YyI6WyJNSUlD" * 40 + ".eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl"
     assert Redactor().text(f"see {jwt} here") == "see [REDACTED:jwt] here"
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [("password", True), ("DB_PASSWORD", True), ("apiKey", True), ("GITHUB_TOKEN", True), ("client_secret", True),
+     ("aws_secret_access_key", True), ("Authorization", True), ("db_pass", True), ("max_tokens", False),
+     ("tokenizer", False), ("secretName", False), ("passes", False), ("pwd", False), ("sort_key", False), ("accessKeyId", False)],
+)  # fmt: skip
+def test_a_field_whose_name_says_it_holds_a_secret_is_redacted_whole(name: str, secret: bool) -> None:
+    """A value known by its field's name alone (a tool's input, the data of a result),
+    whatever it looks like; a reference to one is not a secret."""
+    redactor = Redactor()
+    assert (redactor.field(name, "correct horse battery staple") == "[REDACTED:secret-field]") is secret
+    assert redactor.field(name, "${DB_PASSWORD}") == "${DB_PASSWORD}"
+    assert redactor.field("command", "ghp_" + "a1" * 18) == "[REDACTED:github-token]"  # any other as a text
+    assert Redactor(enabled=False).field(name, "correct horse battery staple") == "correct horse battery staple"
+
+
+def test_the_values_of_secret_names_are_redacted_in_json_data() -> None:
+    data = {"host": "db", "nested": [{"password": "p a s s", "token_count": 5}], "tokens": "many"}
+    assert Redactor().data(data) == {"host": "db", "nested": [{"password": "[REDACTED:secret-field]", "token_count": 5}], "tokens": "many"}
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        ('{"GITHUB_TOKEN": "abcdefgh"}', '{"GITHUB_TOKEN": "[REDACTED:password-field]"}'),
+        ('{"db_password": "hunter"}', '{"db_password": "[REDACTED:password-field]"}'),
+        ('{"csrfToken": "abcdef"}', '{"csrfToken": "[REDACTED:password-field]"}'),
+        ('{"max_tokens": "5000", "secretName": "prod", "tokenizer": "cl100k"}', None),
+        ('the token: "abc" is read', None),  # prose: a name between quotes only
+    ],
+)
+def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, redacted: str | None) -> None:
+    assert Redactor().text(text) == (redacted or text)

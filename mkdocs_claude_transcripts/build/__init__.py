@@ -109,7 +109,7 @@ def build_session(
     else:
         session.title = titles.best(main.uuids, first_prompt(main.messages)) or f"Session {source.session_id[:8]}"
     if redactor is not None:
-        m.map_strings(session, redactor.text)
+        m.map_strings(session, redactor.text, redactor.field)
         result.redactions = redactor.take_counts()
     return result
 

@@ -352,7 +352,8 @@ class Conversation:
                 self._emit(line, message, entry)
 
     def _turn_duration(self, line: int, entry: raw.SystemEntry) -> None:
-        title = f"Turn took {_duration(entry.durationMs)}" if entry.durationMs is not None else "Turn duration"
+        ms = whole(entry.durationMs)
+        title = f"Turn took {_duration(ms)}" if ms is not None and ms >= 0 else "Turn duration"
         self._emit(line, m.SystemNote(subtype=entry.subtype, title=title, text=_as_text(entry.content)), entry)
 
     def _stop_hooks(self, line: int, entry: raw.SystemEntry) -> None:
@@ -374,8 +375,12 @@ class Conversation:
     def _note(self, line: int, entry: raw.SystemEntry) -> None:
         """A notice by level, or a system entry of a subtype with no form of its own."""
         level = _level(entry.level, entry.subtype)
-        title = (entry.subtype or "").replace("_", " ").capitalize() or {"warning": "Warning", "error": "Error"}.get(level, "Note")
-        self._emit(line, m.SystemNote(subtype=entry.subtype, level=level, title=title, text=_as_text(entry.content)), entry)
+        title = m.kind_title(entry.subtype or "") or {"warning": "Warning", "error": "Error"}.get(level, "Note")
+        note = m.SystemNote(subtype=entry.subtype, level=level, title=title, text=_as_text(entry.content))
+        if entry.subtype and entry.subtype not in SYSTEM_SUBTYPES:  # a kind not known: its other fields too
+            fields = entry.model_dump(mode="json", exclude_unset=True)
+            note.details = {k: _as_text(v) for k, v in fields.items() if k not in _NOTE_FIELDS and v not in (None, "", [], {})}
+        self._emit(line, note, entry)
 
     def _attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
         kind = str(entry.attachment.get("type") or "attachment")
@@ -419,7 +424,7 @@ class Conversation:
         kind = str(data.get("type") or "attachment")
         skip = ("type", *_TEXT_KEYS)
         details = {k: _as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
-        note = m.SystemNote(subtype=kind, title=kind.replace("_", " ").capitalize(), text=_attachment_text(data), details=details)
+        note = m.SystemNote(subtype=kind, title=m.kind_title(kind), text=_attachment_text(data), details=details)
         self._emit(line, note, entry)
 
     def _metadata(self, line: int, entry: raw.MetadataEntry) -> None:
@@ -717,6 +722,10 @@ def _read_text(path: str) -> str:
             return handle.read()
     except OSError:
         return ""
+
+
+# The fields of a system entry shown as its note's title and text, or that place it.
+_NOTE_FIELDS = frozenset({"type", "subtype", "level", "content", *raw.Envelope.model_fields})
 
 
 def _as_text(value: Any) -> str:

@@ -33,12 +33,19 @@ def error_text(text: str) -> str:
     return match.group(1).strip() if match else text
 
 
+# Larger than any count, size or time a transcript gives (a number of hundreds of
+# digits cannot even be made a float).
+_LARGEST = 2**63
+
+
 def whole(value: Any) -> int | None:
-    """A number of the transcript as a whole number, or None: not a number, or JSON's
-    NaN or Infinity (which Python reads)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    """A number of the transcript as a whole number, or None: not a number, JSON's NaN
+    or Infinity (which Python reads), or a number larger than any count (``_LARGEST``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return int(value) if -_LARGEST < value < _LARGEST else None
 
 
 def _str(value: Any) -> str:

@@ -37,6 +37,7 @@ from .messages import (
     ToolResult,
     Unknown,
     Usage,
+    kind_title,
 )
 from .session import Agent, Session, anchors_of, by_starter, map_strings, walk
 from .tools import (
@@ -160,6 +161,7 @@ __all__ = [
     "WebSearchInput",
     "WorkflowInput",
     "WriteInput",
+    "kind_title",
     "map_strings",
     "typed_input",
     "walk",

@@ -10,6 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from .tools import AnyOutput
 
 
+def kind_title(kind: str) -> str:
+    """A kind of thing (a system entry's subtype, an attachment's type) as the title of
+    its block: its words, the first capitalized, the others as written (lower-casing
+    them would hide a secret written in them from the redaction that follows)."""
+    words = kind.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
 class Node(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

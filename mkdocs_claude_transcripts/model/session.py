@@ -20,30 +20,35 @@ _IDENTIFIERS = frozenset(
 )
 
 
-def map_strings(node: Any, change: Callable[[str], str]) -> Any:
+def map_strings(node: Any, change: Callable[[str], str], named: Callable[[str, str], str] | None = None) -> Any:
     """Replace, in place, every string of the transcript held by ``node`` (a model, a
-    list or a dict of them) with ``change(string)``; image data and identifiers
-    (``_IDENTIFIERS``) are left alone. Returns ``node``."""
+    list or a dict of them) with ``change(string)``, or, given to a key of a dict or a
+    field a model does not declare (the transcript's own names, a tool's input), with
+    ``named(key, string)`` where given; image data and identifiers (``_IDENTIFIERS``)
+    are left alone. Returns ``node``."""
     if isinstance(node, BaseModel):
         image = isinstance(node, Image)
         # Straight into the model's fields: the values are strings already checked.
-        for fields, identifiers in ((node.__dict__, _IDENTIFIERS), (node.__pydantic_extra__ or {}, frozenset())):
+        for fields, identifiers, by_name in ((node.__dict__, _IDENTIFIERS, None), (node.__pydantic_extra__ or {}, frozenset(), named)):
             for name, value in fields.items():
                 if name in identifiers:
                     for item in value if isinstance(value, list) else ():  # ids of agents, or a session's agents
                         if isinstance(item, BaseModel):
-                            map_strings(item, change)
+                            map_strings(item, change, named)
                 elif isinstance(value, str):
                     if not (image and name == "data"):
-                        fields[name] = change(value)
+                        fields[name] = change(value) if by_name is None else by_name(name, value)
                 elif value is not None and not isinstance(value, (int, float, bool, datetime)):
-                    map_strings(value, change)
+                    map_strings(value, change, named)
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            node[index] = change(value) if isinstance(value, str) else map_strings(value, change)
+            node[index] = change(value) if isinstance(value, str) else map_strings(value, change, named)
     elif isinstance(node, dict):
         for key, value in node.items():
-            node[key] = change(value) if isinstance(value, str) else map_strings(value, change)
+            if isinstance(value, str):
+                node[key] = named(key, value) if named is not None and isinstance(key, str) else change(value)
+            else:
+                node[key] = map_strings(value, change, named)
     return node
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from typing import Any
+from urllib.parse import urlsplit
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -101,10 +102,22 @@ class _LinkGuard(Treeprocessor):
             for name in [n for n in parent.attrib if _UNSAFE_ATTRIBUTE.match(n)]:
                 del parent.attrib[name]
             for index, child in enumerate(list(parent)):
-                if (child.tag == "a" and not _HREF.match(child.get("href", "#"))) or (
+                if (child.tag == "a" and not _linkable(child.get("href", "#"))) or (
                     child.tag == "img" and not _SRC.match(child.get("src", ""))
                 ):
                     _replace_with_text(parent, index, child)
+
+
+def _linkable(href: str) -> bool:
+    """Whether a link may stay: one of ours, or to the web, and one MkDocs can read
+    (``https://[x``, a host that is not an address, stops its build)."""
+    if not _HREF.match(href):
+        return False
+    try:
+        urlsplit(href)
+    except ValueError:
+        return False
+    return True
 
 
 def _replace_with_text(parent: etree.Element, index: int, child: etree.Element) -> None:

@@ -230,7 +230,7 @@ def _attached(message: m.Attached, ctx: PageContext) -> list[str]:
     language, with the file's line numbers when known (a memory file or a plan, as
     Markdown; an image, shown); a path alone, a small line."""
     path, text = message.label, message.content
-    title = _ATTACHED.get(message.what) or message.what.replace("_", " ").capitalize()
+    title = _ATTACHED.get(message.what) or m.kind_title(message.what)
     if path:
         title += f" · {ctx.short_path(path)}"
     if message.images:

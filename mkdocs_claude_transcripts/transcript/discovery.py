@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from .encoding import open_utf8
 from .halves import whole_characters
+from .jsonstrings import loads
 from .types import KNOWN_TYPES
 
 _SNIFF_BYTES = 64 * 1024
@@ -116,7 +117,7 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
     for f in files:
         if not f.src_uri.endswith(".jsonl"):
             continue
-        sniff = sniff_file(f.path)
+        sniff = sniff_file(f.path, whole=_looks_like_transcript_name(f.src_uri))
         if sniff is None:
             if _looks_like_transcript_name(f.src_uri):
                 (empty if _is_empty(f.path) else strangers).append(f)
@@ -163,20 +164,27 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
     return Discovery(sessions + orphans, empty, claimed, strangers)
 
 
-def sniff_file(path: str) -> _Sniff | None:
-    """Tell whether ``path`` holds a Claude Code transcript, from its first lines."""
+def sniff_file(path: str, whole: bool = False) -> _Sniff | None:
+    """Tell whether ``path`` holds a Claude Code transcript, from its first lines; with
+    ``whole`` (a file named as transcripts are), from its first entry, wherever it is."""
     try:
         handle, _ = open_utf8(path)
         with handle:
             head = handle.read(_SNIFF_BYTES)
             *complete, cut_short = head.split(b"\n")
             sniff = _sniff_lines(complete)
-            if (sniff is None or sniff.session_id is None) and cut_short.lstrip().startswith(b"{"):
+            if (sniff is None or sniff.session_id is None) and cut_short.lstrip(b"\x00").lstrip().startswith(b"{"):
                 # The first lines do not tell, and the next is longer than what was read (a
                 # pasted image, a huge output): judged by its start when that names the
                 # session (Claude Code writes the entry's fields before its message), else
                 # read whole.
-                sniff = _sniff_start(cut_short) or _sniff_lines([*complete, cut_short + handle.readline()]) or sniff
+                sniff = _sniff_start(cut_short.lstrip(b"\x00")) or _sniff_lines([*complete, cut_short + handle.readline()]) or sniff
+            elif sniff is None and whole:
+                sniff = _sniff_lines([cut_short + handle.readline()])
+            # Lines of another kind, or not JSON, before the first entry (a kind of entry
+            # Claude Code writes since, a write cut short): the file is read on.
+            while sniff is None and whole and (lines := handle.readlines(_SNIFF_BYTES)):
+                sniff = _sniff_lines(lines)
     except OSError:
         return None
     return sniff
@@ -188,7 +196,7 @@ def _sniff_lines(lines: list[bytes]) -> _Sniff | None:
     sidechain = False
     for line in lines:
         try:
-            data = json.loads(line.decode("utf-8", errors="replace"))
+            data = loads(line.lstrip(b"\x00").decode("utf-8", errors="replace"))  # (after what a write cut short left)
         except (ValueError, RecursionError):  # not JSON, or nested too deep to be read
             continue
         if not isinstance(data, dict) or _str(data.get("type")) not in KNOWN_TYPES:

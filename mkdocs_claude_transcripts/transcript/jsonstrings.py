@@ -1,21 +1,51 @@
-"""The strings of JSON data (a transcript line as Python's ``json`` reads it: dicts,
-lists, strings, numbers), each changed, for what is done to every text of a line:
+"""A transcript line's JSON as Python's ``json`` reads it (dicts, lists, strings,
+numbers), and its strings, each changed, for what is done to every text of a line:
 half characters made whole, secrets redacted, files' bytes named by their size."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+# Python turns no more digits than this into a number (``sys.get_int_max_str_digits``).
+_MOST_DIGITS = 4300
 
-def mapped(data: Any, change: Callable[[str], str], keys: bool = False) -> Any:
-    """``data`` with each string ``change``d (the keys of objects too, with ``keys``)."""
+
+def _number(digits: str) -> int | str:
+    """A whole number of a line; one of more digits than Python reads, which no
+    transcript holds, as a text saying so (a field that must be a number then drops
+    it, and says so)."""
+    if len(digits) <= _MOST_DIGITS:
+        return int(digits)
+    return f"(a number of {len(digits.lstrip('-')):,} digits)"
+
+
+# Reads a line, or an object in a line, with ``raw_decode``.
+DECODER = json.JSONDecoder(parse_int=_number)
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads``, but for numbers too long for Python to read (``_number``)."""
+    return DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
+
+
+def mapped(
+    data: Any, change: Callable[[str], str], keys: bool = False, named: Callable[[str, str], str] | None = None
+) -> Any:
+    """``data`` with each string ``change``d (the keys of objects too, with ``keys``);
+    a string given to a key of an object, with ``named(key, string)`` where given."""
     if isinstance(data, str):
         return change(data)
     if isinstance(data, dict):
         if keys:
-            return {change(key): mapped(value, change, keys) for key, value in data.items()}
+            return {change(key): mapped(value, change, keys, named) for key, value in data.items()}
+        if named is not None:
+            return {
+                key: named(key, value) if isinstance(value, str) and isinstance(key, str) else mapped(value, change, named=named)
+                for key, value in data.items()
+            }
         return {key: mapped(value, change) for key, value in data.items()}
     if isinstance(data, list):
-        return [mapped(item, change, keys) for item in data]
+        return [mapped(item, change, keys, named) for item in data]
     return data

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from ..report import FileReport, Level, Outcome
 from .encoding import open_utf8
 from .halves import HALF_ESCAPE, whole_characters
+from .jsonstrings import DECODER, loads
 from .raw import ENTRY, UNKNOWN, AnyEntry, UnknownEntry
 from .types import ENTRY_TYPES
 
@@ -74,7 +75,12 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
         except ValidationError as error:
             errors = error.errors()
         if errors[0]["type"] != "json_invalid":
-            return _repair(json.loads(raw), errors, number, report)
+            try:
+                data = loads(raw)
+            except ValueError:  # read as the line that is not JSON below, with a message saying why
+                pass
+            else:
+                return _repair(data, errors, number, report)
     # Not valid JSON as it stands, or nested deep: find out, with a message a person can act on.
     try:
         text = raw.decode("utf-8")
@@ -82,7 +88,7 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
         report.problem(number, f"invalid UTF-8 at byte {error.start}; the bad bytes are shown as \ufffd")
         text = raw.decode("utf-8", errors="replace")
     try:
-        data = json.loads(text)
+        data = loads(text)
     except RecursionError:
         report.problem(number, "nested too deep to be read (a thousand levels or more)")
         report.mark(number, Outcome.PROBLEM)
@@ -135,7 +141,7 @@ def _salvaged(text: str) -> tuple[int, list[dict[str, Any]]] | None:
     end lost), or one cut short before or after a whole one (a write cut short, then
     the session went on in the same file). How many characters of the line are not
     JSON, and the entries; None when the line holds none."""
-    decoder = json.JSONDecoder()
+    decoder = DECODER
     found: list[dict[str, Any]] = []
     at = kept = 0
     for _ in range(_SALVAGE_TRIES):
@@ -268,7 +274,7 @@ def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str],
     with io.TextIOWrapper(open_utf8(path)[0], encoding="utf-8", errors="replace") as handle:
         for line in handle:
             try:
-                parsed = json.loads(line)
+                parsed = loads(line)
             except (ValueError, RecursionError):
                 out.append(text(line.rstrip("\n")))
                 continue
