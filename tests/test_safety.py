@@ -224,3 +224,30 @@ def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list
     assert build(site.parent, strict=True) == site
     assert {path: path.read_bytes() for path in site.rglob("*.html")} == first
     assert len(kept) == len(pages(site))  # the transcripts index too
+
+
+def test_critic_marks_in_a_transcript_are_shown_as_written(tmp_path: Path) -> None:
+    """pymdownx.critic's marks are a site's own editing: in a transcript (a prompt, a
+    fence of it, a command), "{--" and "--}" are what was written."""
+    marks = "{--removed--} {++added++} {~~a~>b~~} {==seen==}{>>note<<}"
+    root = make_site(tmp_path, config="markdown_extensions:\n  - pymdownx.critic\n")
+    (root / "docs" / "index.md").write_text(f"# Home\n\nThe site's own {{--edit--}} is read.\n")
+    session = "c0c0c0c0-0000-4000-8000-000000000000"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": f"{marks}\n\n```\n{{-- in a fence\n```"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo '--}'"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "--} and {++"}]}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    site = build(root)
+    page = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser")
+    article = page.find("article")
+    assert not article.find_all(["del", "ins", "mark"]) and not article.find_all(class_="critic")
+    text = article.get_text()
+    for written in ("{--removed--}", "{++added++}", "{~~a~>b~~}", "{==seen==}{>>note<<}", "{-- in a fence", "echo '--}'", "--} and {++"):
+        assert written in text, written
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<del class="critic">edit</del>' in home  # the site's own pages are left to it

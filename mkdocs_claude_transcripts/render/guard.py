@@ -59,6 +59,10 @@ class _Marker(Preprocessor):
         if "html_block" in blocks:
             # Raw HTML blocks become paragraphs, whose HTML the inline guard escapes.
             blocks["html_block"].run = lambda lines: lines  # type: ignore[method-assign]
+        if "critic" in blocks:
+            # pymdownx.critic's marks are the site's own editing: in a transcript, as in
+            # its code, "{--" and "--}" are what was written.
+            blocks["critic"].run = lambda lines: lines  # type: ignore[method-assign]
         self.md.inlinePatterns.register(_GuardedHtml(HTML_RE, self.md), "html", 90)
         if "olist" in self.md.parser.blockprocessors:
             # A numbered list starts at its first number, as CommonMark has it: steps
