@@ -840,3 +840,27 @@ def test_a_block_of_a_kind_not_known_comes_after_the_prompt_it_was_given_with(tm
     path.write_bytes(lines(entry(1, message={"role": "user", "content": [{"type": "text", "text": "look at this"}, {"type": "hologram", "depth": 3}]})))
     markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
     assert 0 < markdown.index('!!! ct-user "User') < markdown.index("Unknown hologram block")  # the page's title is the prompt's text
+
+
+def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Its subagent is shown without what it would have told (its type, its
+    description), and the log says why, naming the files."""
+    root = make_site(tmp_path)
+    folder = root / "docs" / "p"
+    agents = folder / SESSION.format(70) / "subagents"
+    agents.mkdir(parents=True)
+    (folder / f"{SESSION.format(70)}.jsonl").write_bytes(lines(entry(1, sessionId=SESSION.format(70))))
+    metas = {"a1": b"{not json", "a2": b"[1, 2]", "a3": json.dumps({"agentType": ["a", "list"], "description": "the second helper", "toolUseId": 12}).encode()}
+    for agent, meta in metas.items():
+        line = entry(2, isSidechain=True, agentId=agent, sessionId=SESSION.format(70), message={"role": "user", "content": f"work of {agent}"})
+        (agents / f"agent-{agent}.jsonl").write_bytes(lines(line))
+        (agents / f"agent-{agent}.meta.json").write_bytes(meta)
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        site = build(root, strict=False)
+    log = "\n".join(r.getMessage() for r in caplog.records)
+    base = f"p/{SESSION.format(70)}/subagents"
+    assert f"{base}/agent-a1.jsonl: agent-a1.meta.json is not valid JSON" in log
+    assert f"{base}/agent-a2.jsonl: agent-a2.meta.json is not a JSON object" in log
+    assert f"{base}/agent-a3.jsonl: agent-a3.meta.json: ignored field(s) of an unexpected type: agentType, toolUseId" in log
+    text = "".join(p.read_text(encoding="utf-8") for p in (site / "p" / SESSION.format(70)).rglob("index.html"))
+    assert all(f"work of {agent}" in text for agent in metas) and "the second helper" in text

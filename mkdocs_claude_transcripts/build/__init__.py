@@ -64,6 +64,8 @@ def build_session(
     own: list[tuple[int, raw.AnyEntry]] = []
     inline: list[tuple[int, raw.AnyEntry]] = []
     standalone = source.orphan_agent is not None
+    if source.orphan_agent is not None and source.orphan_agent.meta_problem:
+        report.problem(None, source.orphan_agent.meta_problem)
     for line, entry in read_entries(source.path, report):
         if not standalone and getattr(entry, "isSidechain", False):
             inline.append((line, entry))
@@ -87,6 +89,8 @@ def build_session(
     for agent_source in source.agents:
         agent_report = FileReport(agent_source.src_uri)
         result.reports.append(agent_report)
+        if agent_source.meta_problem:
+            agent_report.problem(None, agent_source.meta_problem)
         spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden, source.tool_results)))
     settle_ids(spawned)
     owners: list[tuple[str | None, Conversation]] = [(None, main)]

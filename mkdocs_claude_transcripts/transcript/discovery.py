@@ -59,6 +59,7 @@ class AgentSource:
     agent_id: str
     session_id: str | None
     meta: AgentMeta | None = None
+    meta_problem: str | None = None  # what is wrong with its meta.json, to report with the agent's file
     workflow_run: str | None = None  # the run folder name, for workflow agents
 
 
@@ -299,13 +300,22 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
         agent.workflow_run = parts[-2]
     if meta_file is None:
         return
+    name = posixpath.basename(meta_file.src_uri)
     try:
         with open(meta_file.path, encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError) as error:
+        why = "is not valid JSON" if isinstance(error, (ValueError, RecursionError)) else f"cannot be read ({error.strerror or error})"
+        agent.meta_problem = f"{name} {why}; the subagent is shown without its type and description"
         return
-    if isinstance(data, dict):
-        agent.meta = AgentMeta(_str(data.get("agentType")), _str(data.get("description")), _str(data.get("toolUseId")))
+    if not isinstance(data, dict):
+        agent.meta_problem = f"{name} is not a JSON object; the subagent is shown without its type and description"
+        return
+    fields = {"agentType": data.get("agentType"), "description": data.get("description"), "toolUseId": data.get("toolUseId")}
+    wrong = sorted(key for key, value in fields.items() if value is not None and not isinstance(value, str))
+    if wrong:
+        agent.meta_problem = f"{name}: ignored field(s) of an unexpected type: {', '.join(wrong)}"
+    agent.meta = AgentMeta(_str(fields["agentType"]), _str(fields["description"]), _str(fields["toolUseId"]))
 
 
 def _agent_companions(agent: AgentSource, by_uri: dict[str, SourceFile]) -> list[SourceFile]:
