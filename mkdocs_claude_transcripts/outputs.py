@@ -19,6 +19,7 @@ output.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import os
 import types
 from collections.abc import Iterable, Mapping
@@ -68,7 +69,7 @@ def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2
         theme.name, dict(theme), theme.dirs, custom, code,
         _nav(nav.items), nav.homepage.url if nav.homepage else None,
         sorted(file.url for file in files.documentation_pages()),
-        sorted(env.globals), _functions(env),
+        dict(env.globals), _functions(env),  # (their values: a release number a hook sets)
         # A theme that writes the build's date: a build's pages are its own (unless
         # SOURCE_DATE_EPOCH sets the date).
         get_build_datetime().isoformat() if "build_date_utc" in written else None,
@@ -93,6 +94,61 @@ def code_digest(config: MkDocsConfig) -> str:
     may: the versions of MkDocs, Jinja and the packages of the theme and the plugins,
     and the site's hooks files."""
     return fingerprint(_versions(config.theme.name, config.plugins), _hooks(config.plugins))
+
+
+def markdown_digest(config: MkDocsConfig, code: str) -> str:
+    """What a page's HTML depends on besides its Markdown and this package's code: the
+    site's Markdown extensions and their settings, the code that may take part in
+    rendering (``code``: ``code_digest``; the modules of extensions from other
+    packages than Python-Markdown's and pymdown-extensions', which ``cache`` knows by
+    their versions), and the files pymdownx.snippets adds to every page (its
+    ``auto_append``: a glossary of abbreviations). Taken once every plugin and hook
+    has set the configuration up."""
+    snippets = config.mdx_configs.get("pymdownx.snippets") or {}
+    return fingerprint(
+        config.markdown_extensions, config.mdx_configs, config.use_directory_urls, code,
+        _extension_modules(config.markdown_extensions), _appended(snippets) if "pymdownx.snippets" in config.markdown_extensions else [],
+    )  # fmt: skip
+
+
+# Python-Markdown's own extensions, named without their package.
+_MARKDOWN_OWN = frozenset(
+    {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra", "fenced_code", "footnotes", "legacy_attrs",
+     "legacy_em", "md_in_html", "meta", "nl2br", "sane_lists", "smarty", "tables", "toc", "wikilinks"}
+)  # fmt: skip
+_KNOWN_PACKAGES = frozenset({"markdown", "pymdownx", "mkdocs_claude_transcripts"})
+
+
+def _extension_modules(extensions: Iterable[Any]) -> list[tuple[str, int, int]]:
+    """The files of the extensions' modules from other packages, by size and time."""
+    found = []
+    for extension in extensions:
+        name = (extension if isinstance(extension, str) else type(extension).__module__).split(":")[0]
+        if name in _MARKDOWN_OWN or name.split(".")[0] in _KNOWN_PACKAGES:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+            status = os.stat(spec.origin) if spec is not None and spec.origin else None
+        except (ImportError, ValueError, OSError):
+            continue
+        if status is not None:
+            found.append((name, status.st_size, status.st_mtime_ns))
+    return found
+
+
+def _appended(snippets: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """The files pymdownx.snippets appends to every page, by size and time."""
+    bases = snippets.get("base_path", ["."])
+    bases = [bases] if isinstance(bases, str) else list(bases or [])
+    found = []
+    for name in snippets.get("auto_append") or []:
+        for base in bases:
+            try:
+                status = os.stat(os.path.join(str(base), str(name)))
+            except OSError:
+                continue
+            found.append((os.path.join(str(base), str(name)), status.st_size, status.st_mtime_ns))
+    return found
 
 
 class Bytecode(jinja2.FileSystemBytecodeCache):
@@ -190,7 +246,8 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], set[str]]:
     for folder in folders:
         installed = "site-packages" in folder or "dist-packages" in folder
         for root, subfolders, names in os.walk(folder):
-            subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_THEME_FOLDERS)
+            # (A site's own icons, which templates write into pages, are looked at.)
+            subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_THEME_FOLDERS or (d == ".icons" and not installed))
             for name in sorted(names):
                 path = os.path.join(root, name)
                 try:

@@ -87,6 +87,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._nav: Navigation | None = None  # the site's, once settled
         self._compiling: multiprocessing.process.BaseProcess | None = None  # the theme's templates, meanwhile
         self._converter: parallel.Converter | None = None  # started with MkDocs, for the first build
+        self._code: str | None = None  # outputs.code_digest, of this build
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The content model loaded in a process of its own while MkDocs starts (see
@@ -117,7 +118,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # MkDocs keeps this plugin from one build to the next (it has on_startup): what
         # a build holds is made anew, or left out when the plugin is turned off.
-        self.cache = self.pages = self._nav = None
+        self.cache = self.pages = self._nav = self._code = None
         if not self.config.enabled:
             return config
         for name in EXTENSIONS:
@@ -160,9 +161,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         )
         config.extra_css.append(STYLESHEET)
         self.cache = Cache(self._cache_dir(config), fingerprint(__version__, code_fingerprint(), asdict(self.options), self.redactor.settings()))
-        markdown_settings = fingerprint(config.markdown_extensions, config.mdx_configs, config.use_directory_urls)
         others = bool(self._others(config, "page_content"))
-        self.pages = Pages(self.cache, markdown_settings, self.config.search_tool_output, html_wanted=others)
+        self.pages = Pages(self.cache, "", self.config.search_tool_output, html_wanted=others)  # its settings: on_files
         return config
 
     def _cache_dir(self, config: MkDocsConfig) -> str:
@@ -182,6 +182,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
+        # Once every plugin and hook has set the configuration up (some come after this one).
+        self._code = outputs.code_digest(config)
+        if self.pages is not None:
+            self.pages.markdown_settings = outputs.markdown_digest(config, self._code)
         self.entries.clear()
         self.by_source.clear()
         self.started.clear()
@@ -420,7 +424,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return env
         # The theme's templates compiled once, not at every build (without the cache,
         # once in this build, while it went on: on_pre_build).
-        code = outputs.code_digest(config)
+        code = self._code or outputs.code_digest(config)
         if (self.config.cache or compiled) and env.bytecode_cache is None:
             env.bytecode_cache = outputs.Bytecode(str(self._templates_folder()), code)
         # Outputs are kept when this plugin sees a page's context last and its output first.

@@ -39,9 +39,11 @@ log = get_plugin_logger("claude-transcripts")
 TOO_DEEP = "This part of the page nests its Markdown too deep to be shown as such; here is its text."
 
 _LINE = f"\n{SECTION}\n"
-# Ids and names in a section's HTML (what MkDocs counts as anchors), each found by its
-# own literal beginning: much faster than one pattern for both.
-_IDS = (re.compile(r"""id=["']([^"'>]+)["']"""), re.compile(r"""name=["']([^"'>]+)["']"""))
+# Ids, and names of links, in a section's HTML (what MkDocs counts as anchors), each
+# found by its own literal beginning (much faster than one pattern for both), then
+# kept where it is inside a tag: "id=" in a text (an output that prints HTML) is not.
+_ID = re.compile(r"""(?<![\w-])id=["']([^"'<>]+)["']""")
+_NAME = re.compile(r"""(?<![\w-])name=["']([^"'<>]+)["']""")
 
 
 class WarningCount(logging.Handler):
@@ -89,11 +91,25 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     anchors = set(page.present_anchor_ids or ())
     for part in parts:
         if part.kept:  # its anchors, as MkDocs finds them: ids (and names) in its HTML
-            anchors.update(found for pattern in _IDS for found in pattern.findall(part.html or ""))
+            anchors.update(_anchors(part.html or ""))
     page.content = "\n".join(part.html or "" for part in parts)
     page.present_anchor_ids = anchors
     headed = {_holding(parts, item.id) for item in _items(page.toc)}
     return [Section("" if index == 0 or index in headed else part.digest, len(part.html or "")) for index, part in enumerate(parts)]
+
+
+def _anchors(html: str) -> set[str]:
+    """The ids in the tags of ``html``, and the names in its links (``<a name>``)."""
+    found = set()
+    for pattern, links_only in ((_ID, False), (_NAME, True)):
+        for match in pattern.finditer(html):
+            tag = html.rfind("<", 0, match.start())
+            if tag < 0 or html.rfind(">", tag, match.start()) >= 0:
+                continue  # in a text
+            if links_only and not (html.startswith("a", tag + 1) and html[tag + 2 : tag + 3].isspace()):
+                continue
+            found.add(match.group(1))
+    return found
 
 
 def _items(toc: Iterable[AnchorLink]) -> Iterator[AnchorLink]:

@@ -758,3 +758,108 @@ def test_a_cache_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch
         cache_module._write_atomically(target, "third")
     assert target.read_text() == "second"
     assert sorted(p.name for p in target.parent.iterdir()) == sorted(["entry.json", f".tmp-{os.getpid()}-{taken}"])
+
+
+def test_a_glossary_snippets_appends_to_every_page_is_the_one_of_this_build(site_root: Path) -> None:
+    """Material's glossary: pymdownx.snippets appends a file of abbreviations to every
+    page. The pages kept in the cache were rendered with the file as it was then."""
+    glossary = site_root / "includes" / "abbreviations.md"
+    glossary.parent.mkdir()
+    glossary.write_text("*[Claude]: First definition\n")
+    make_site(site_root, plugin_options="jobs: 1", config=(
+        "markdown_extensions:\n  - abbr\n  - pymdownx.snippets:\n"
+        f"      auto_append: [includes/abbreviations.md]\n      base_path: ['{site_root.as_posix()}']\n"
+    ))  # fmt: skip
+    kept, fresh = _change_and_compare(site_root, lambda: glossary.write_text("*[Claude]: Second definition\n"))
+    assert kept == fresh
+    assert all('<abbr title="Second definition">' in html for uri, html in kept.items() if uri != "t/index.html")  # (the index says no "Claude")
+
+
+def test_a_markdown_extension_of_the_sites_hooks_is_the_one_of_this_build(tmp_path: Path) -> None:
+    """An extension whose code changes, its settings the same (each build a process of
+    its own, as MkDocs loads a hooks file once per process)."""
+    root = make_site(tmp_path, config="hooks:\n  - hooks.py\n")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    config = root / "mkdocs.yml"
+    for word in ("Quokka", "Wombat"):
+        (root / "hooks.py").write_text(
+            "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n"
+            f"class Stamp(Preprocessor):\n    def run(self, lines):\n        return lines + ['', 'Stamped {word}']\n"
+            "class StampExtension(Extension):\n    def extendMarkdown(self, md):\n        md.preprocessors.register(Stamp(md), 'stamp', 1)\n"
+            "def on_config(config):\n    config.markdown_extensions.append(StampExtension())\n    return config\n"
+        )  # fmt: skip
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], capture_output=True, check=True)
+        pages = html_of(root / "site")
+        assert len(pages) > 2 and all(f"Stamped {word}" in page for page in pages.values())
+
+
+def test_markdown_settings_a_later_hook_gives_are_those_of_the_pages(site_root: Path) -> None:
+    """The pages' key is taken once every plugin and hook has set the configuration up."""
+    (site_root / "hooks.py").write_text(
+        "import os\n"
+        "def on_config(config):\n"
+        "    if os.path.exists(os.path.join(os.path.dirname(config.config_file_path), 'permalinks')):\n"
+        "        config.mdx_configs.setdefault('toc', {})['permalink'] = True\n"
+        "    return config\n"
+    )
+    make_site(site_root, config="hooks:\n  - hooks.py\nmarkdown_extensions:\n  - toc\n", plugin_options="jobs: 1")
+    kept, fresh = _change_and_compare(site_root, lambda: (site_root / "permalinks").write_text(""))
+    assert kept == fresh
+    assert all('class="headerlink"' in html for html in kept.values())
+
+
+def test_a_global_a_hook_gives_the_templates_is_in_every_page_as_it_is_now(site_root: Path) -> None:
+    _site_with_a_footer(site_root, "def on_env(env, config, files):\n    env.globals['word'] = read_word(config)\n    return env\n")
+    _footers_follow_the_word(site_root)
+
+
+def test_an_icon_of_the_sites_own_is_in_every_page_as_it_is_now(site_root: Path) -> None:
+    icons = site_root / "overrides" / ".icons" / "own"
+    icons.mkdir(parents=True)
+    (icons / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="red" d="M0 0h24v24H0z"/></svg>')
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n  icon:\n    logo: own/logo\n"))
+    kept, fresh = _change_and_compare(site_root, lambda: (icons / "logo.svg").write_text((icons / "logo.svg").read_text().replace("red", "blue")))
+    assert kept == fresh
+    assert all('fill="blue"' in html for html in kept.values())
+
+
+def test_an_id_an_output_prints_is_no_anchor_of_a_page_from_the_cache(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """MkDocs counts the ids (and the names of links) of a page's tags as its anchors;
+    a section of a page taken from the cache is read for them, its text left out."""
+    root = make_site(tmp_path, config="validation:\n  anchors: warn\n", plugin_options="jobs: 1")
+    session = "1d1d1d1d-0000-4000-8000-000000000000"
+    entries: list[dict] = [
+        {"type": "user", "message": {"role": "user", "content": "Which ids does the template use?"}},
+        {"type": "assistant", "message": {"id": "m0", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "grep -n id= page.html"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": '12: <div id="target-xyz"> <a name="old-anchor">'}]}},
+    ]  # fmt: skip
+    for number in range(60):  # enough that the output is not in the last sections of the page
+        entries.append({"type": "user", "message": {"role": "user", "content": f"Question {number}: " + "words " * 200}})
+    docs = root / "docs"
+    path = docs / f"{session}.jsonl"
+
+    def write(count: int) -> None:
+        lines = []
+        for number, entry in enumerate(entries[:count]):
+            entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:{number // 60:02d}:{number % 60:02d}.000Z")
+            lines.append(json.dumps(entry) + "\n")
+        path.write_text("".join(lines), encoding="utf-8")
+
+    (docs / "about.md").write_text(f"# About\n\nSee [the div]({session}/index.md#target-xyz) and [the link]({session}/index.md#old-anchor).\n")
+    for count in (len(entries) - 1, len(entries)):  # cold, then with a line appended
+        write(count)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="mkdocs"):
+            build(root, strict=False)
+        log = "\n".join(r.getMessage() for r in caplog.records)
+        assert "does not contain an anchor '#target-xyz'" in log and "does not contain an anchor '#old-anchor'" in log
+
+
+def test_the_anchors_of_html_are_the_ids_of_its_tags_and_the_names_of_its_links() -> None:
+    from mkdocs_claude_transcripts.rendering import _anchors
+
+    html = '<p>&lt;div id="in-text"&gt; name="x"</p><div id=\'kept\' data-id="data"><a class="c" name="link"></a><span name="span"></span></div>'
+    assert _anchors(html) == {"kept", "link"}

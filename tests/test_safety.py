@@ -231,7 +231,7 @@ def test_critic_marks_in_a_transcript_are_shown_as_written(tmp_path: Path) -> No
     fence of it, a command), "{--" and "--}" are what was written."""
     marks = "{--removed--} {++added++} {~~a~>b~~} {==seen==}{>>note<<}"
     root = make_site(tmp_path, config="markdown_extensions:\n  - pymdownx.critic\n")
-    (root / "docs" / "index.md").write_text(f"# Home\n\nThe site's own {{--edit--}} is read.\n")
+    (root / "docs" / "index.md").write_text("# Home\n\nThe site's own {--edit--} is read.\n")
     session = "c0c0c0c0-0000-4000-8000-000000000000"
     entries = [
         {"type": "user", "message": {"role": "user", "content": f"{marks}\n\n```\n{{-- in a fence\n```"}},
