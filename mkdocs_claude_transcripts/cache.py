@@ -210,7 +210,7 @@ class Cache:
         stored = _session_from_json(data, folder)
         if not all(os.path.exists(page.path) for page in stored.pages):
             return None
-        if not all(_stat(path) == asset.get("stat") for (_, path), asset in zip(stored.assets, data["assets"])):
+        if not all(file_stat(path) == asset.get("stat") for (_, path), asset in zip(stored.assets, data["assets"])):
             return None
         self._used.add(folder)
         return stored
@@ -229,7 +229,7 @@ class Cache:
         for number, asset in enumerate(converted.assets):
             name = f"asset-{number}"
             (work / name).write_bytes(asset.content)
-            assets.append({"src_uri": asset.src_uri, "file": name, "stat": _stat(str(work / name))})
+            assets.append({"src_uri": asset.src_uri, "file": name, "stat": file_stat(str(work / name))})
         data = {
             "nav": _nav_to_json(converted.nav),
             "started": converted.started.isoformat() if converted.started else None,
@@ -444,10 +444,10 @@ def sources_unchanged(root: str | Path) -> bool:
 
 
 def _stats(paths: Iterable[str]) -> list[list[Any]]:
-    return [[path, *_stat(path)] for path in paths]
+    return [[path, *file_stat(path)] for path in paths]
 
 
-def _stat(path: str) -> list[int | None]:
+def file_stat(path: str) -> list[int | None]:
     """A file's size and time of last change (None and None: it is not there)."""
     try:
         status = os.stat(path)

@@ -33,7 +33,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from .cache import fingerprint, package_version, text_digest
+from .cache import file_stat, fingerprint, package_version, text_digest
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -119,7 +119,7 @@ _MARKDOWN_OWN = frozenset(
 _KNOWN_PACKAGES = frozenset({"markdown", "pymdownx", "mkdocs_claude_transcripts"})
 
 
-def _extension_modules(extensions: Iterable[Any]) -> list[tuple[str, int, int]]:
+def _extension_modules(extensions: Iterable[Any]) -> list[list[Any]]:
     """The files of the extensions' modules from other packages, by size and time."""
     found = []
     for extension in extensions:
@@ -128,27 +128,20 @@ def _extension_modules(extensions: Iterable[Any]) -> list[tuple[str, int, int]]:
             continue
         try:
             spec = importlib.util.find_spec(name)
-            status = os.stat(spec.origin) if spec is not None and spec.origin else None
-        except (ImportError, ValueError, OSError):
+        except (ImportError, ValueError):
             continue
-        if status is not None:
-            found.append((name, status.st_size, status.st_mtime_ns))
+        if spec is not None and spec.origin:
+            found.append([name, *file_stat(spec.origin)])
     return found
 
 
-def _appended(snippets: Mapping[str, Any]) -> list[tuple[str, int, int]]:
-    """The files pymdownx.snippets appends to every page, by size and time."""
+def _appended(snippets: Mapping[str, Any]) -> list[list[Any]]:
+    """The files pymdownx.snippets appends to every page, by size and time, wherever
+    it may find them."""
     bases = snippets.get("base_path", ["."])
     bases = [bases] if isinstance(bases, str) else list(bases or [])
-    found = []
-    for name in snippets.get("auto_append") or []:
-        for base in bases:
-            try:
-                status = os.stat(os.path.join(str(base), str(name)))
-            except OSError:
-                continue
-            found.append((os.path.join(str(base), str(name)), status.st_size, status.st_mtime_ns))
-    return found
+    paths = [os.path.join(str(base), str(name)) for name in snippets.get("auto_append") or [] for base in bases]
+    return [[path, *file_stat(path)] for path in paths]
 
 
 class Bytecode(jinja2.FileSystemBytecodeCache):
@@ -273,15 +266,7 @@ def _versions(theme: str | None, plugins: Iterable[str]) -> list[tuple[str, str]
     return sorted(set(versions))
 
 
-def _hooks(plugins: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+def _hooks(plugins: Mapping[str, Any]) -> list[list[Any]]:
     """The files of the site's hooks (``hooks:``), by their size and time."""
-    found = []
-    for name, plugin in plugins.items():
-        path = getattr(plugin, "__file__", None) if isinstance(plugin, types.ModuleType) else None
-        if path:
-            try:
-                status = os.stat(path)
-            except OSError:
-                continue
-            found.append((name, status.st_size, status.st_mtime_ns))
-    return sorted(found)
+    files = {name: getattr(plugin, "__file__", None) for name, plugin in plugins.items() if isinstance(plugin, types.ModuleType)}
+    return sorted([name, *file_stat(path)] for name, path in files.items() if path)

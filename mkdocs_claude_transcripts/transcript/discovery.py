@@ -16,7 +16,6 @@ Discovery looks at a file's first lines only; it never reads a whole transcript.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
@@ -118,9 +117,10 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
     for f in files:
         if not f.src_uri.endswith(".jsonl"):
             continue
-        sniff = sniff_file(f.path, whole=_looks_like_transcript_name(f.src_uri))
+        named_so = _looks_like_transcript_name(f.src_uri)
+        sniff = sniff_file(f.path, whole=named_so)
         if sniff is None:
-            if _looks_like_transcript_name(f.src_uri):
+            if named_so:
                 (empty if _is_empty(f.path) else strangers).append(f)
             continue
         name = posixpath.basename(f.src_uri)
@@ -303,7 +303,7 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
     name = posixpath.basename(meta_file.src_uri)
     try:
         with open(meta_file.path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data = loads(handle.read())
     except (OSError, ValueError, RecursionError) as error:
         why = "is not valid JSON" if isinstance(error, (ValueError, RecursionError)) else f"cannot be read ({error.strerror or error})"
         agent.meta_problem = f"{name} {why}; the subagent is shown without its type and description"

@@ -40,12 +40,10 @@ def mapped(
     if isinstance(data, dict):
         if keys:
             return {change(key): mapped(value, change, keys, named) for key, value in data.items()}
-        if named is not None:
-            return {
-                key: named(key, value) if isinstance(value, str) and isinstance(key, str) else mapped(value, change, named=named)
-                for key, value in data.items()
-            }
-        return {key: mapped(value, change) for key, value in data.items()}
+        return {
+            key: named(key, value) if named is not None and isinstance(value, str) and isinstance(key, str) else mapped(value, change, named=named)
+            for key, value in data.items()
+        }
     if isinstance(data, list):
         return [mapped(item, change, keys, named) for item in data]
     return data

@@ -141,7 +141,6 @@ def _salvaged(text: str) -> tuple[int, list[dict[str, Any]]] | None:
     end lost), or one cut short before or after a whole one (a write cut short, then
     the session went on in the same file). How many characters of the line are not
     JSON, and the entries; None when the line holds none."""
-    decoder = DECODER
     found: list[dict[str, Any]] = []
     at = kept = 0
     for _ in range(_SALVAGE_TRIES):
@@ -149,7 +148,7 @@ def _salvaged(text: str) -> tuple[int, list[dict[str, Any]]] | None:
         if start < 0:
             break
         try:
-            value, end = decoder.raw_decode(text, start)
+            value, end = DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
             at = start + 1
             continue
