@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mkdocs_claude_transcripts import model as m
 from mkdocs_claude_transcripts.build.user import _tags, split_tags
-from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover, session_of
 from mkdocs_claude_transcripts.render import brackets
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.markdown import _neutralise_links, prose
@@ -34,6 +35,12 @@ def entry(n: int, kind: str = "user", **fields: object) -> dict:
         base["message"] = {"role": "user", "content": f"prompt number {n}"}
     base.update(fields)
     return base
+
+
+def call(n: int, command: str, tool_id: str = "toolu_1") -> dict:
+    """An assistant entry calling Bash."""
+    content = [{"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}]
+    return entry(n, "assistant", message={"id": f"response-{n}", "role": "assistant", "content": content})
 
 
 def lines(*items: object) -> bytes:
@@ -91,6 +98,11 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "missing_fields": (lines({"type": "user"}, {"type": "assistant"}, entry(3)), "", "prompt number 3"),
     "unknown_types": (lines(entry(1), {"type": "future-thing", "sessionId": SESSION.format(0), "x": 1}), "", "future-thing"),
     "duplicates": (lines(entry(1), entry(1), entry(2)), "", "prompt number 2"),
+    # An entry, or a tool call, under an id used before that says something else: shown too.
+    "uuid_reused": (lines(entry(1), entry(1, message={"role": "user", "content": "the same uuid, another prompt"}), entry(1), entry(2)),
+                    ":2: an earlier entry has this uuid and says something else", "the same uuid, another prompt"),
+    "tool_id_reused": (lines(entry(1), *(call(n, command) for n, command in ((2, "ls"), (3, "rm -r build"), (4, "ls"))), entry(5)),
+                       ":3: tool call toolu_1 was made before with another input", "rm -r build"),
     "kinds_not_strings": (lines(
         entry(1, type={"not": "a string"}),
         entry(2, type=["user"]),
@@ -215,6 +227,22 @@ def test_every_line_is_accounted_for(tmp_path: Path, name: str) -> None:
             break
     assert report.lines == len(content.splitlines())
     assert report.unaccounted() == []
+
+
+def test_what_is_written_again_under_its_id_is_shown_once_and_what_says_else_is_shown_too(tmp_path: Path) -> None:
+    path = tmp_path / f"{SESSION.format(1)}.jsonl"
+    path.write_bytes(lines(
+        entry(1), entry(1, message={"role": "user", "content": "another prompt"}), entry(1, timestamp="2031-01-01T00:00:00.000Z"),
+        call(2, "ls"), call(3, "rm -r build"), call(4, "ls"),
+        entry(5, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.txt"}]}),
+    ))  # fmt: skip
+    session = session_of(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    prompts = [message.text for message in session.messages if isinstance(message, m.Prompt)]
+    calls = [message for message in session.messages if isinstance(message, m.ToolCall)]
+    assert prompts == ["prompt number 1", "another prompt"]
+    assert [call.input["command"] for call in calls] == ["ls", "rm -r build"]
+    assert calls[0].result is not None and calls[0].result.text == "a.txt" and calls[1].result is None
+    assert len({call.anchor for call in calls}) == 2
 
 
 def test_a_line_of_fifty_megabytes(tmp_path: Path) -> None:

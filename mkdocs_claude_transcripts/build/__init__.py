@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Container
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -44,7 +45,7 @@ class _Titles:
         elif isinstance(entry, raw.SummaryEntry) and entry.summary.strip():
             self.summaries.append((entry.leafUuid, entry.summary.strip()))
 
-    def best(self, uuids: set[str], prompt: str) -> str:
+    def best(self, uuids: Container[str], prompt: str) -> str:
         own = [text for leaf, text in self.summaries if leaf in uuids]
         # Older sessions start with summaries of the sessions they continue:
         # those name this session only when nothing better is at hand.

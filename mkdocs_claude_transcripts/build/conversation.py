@@ -95,7 +95,7 @@ class Conversation:
         self.messages: list[m.AnyMessage] = []
         self.calls: dict[str, m.ToolCall] = {}
         self.responses: dict[str, m.Response] = {}
-        self.uuids: set[str] = set()  # of every entry seen, shown or not
+        self.uuids: dict[str, raw.AnyEntry] = {}  # every entry seen, shown or not, by its uuid
         self.first: datetime | None = None
         self.last: datetime | None = None
         self.versions: list[str] = []
@@ -137,11 +137,13 @@ class Conversation:
     def add(self, line: int, entry: raw.AnyEntry) -> None:
         uuid = getattr(entry, "uuid", None)
         if uuid:
-            if uuid in self.uuids:
-                # A resumed session replays earlier lines with the same uuid.
-                self.report.mark(line, Outcome.MERGED)
-                return
-            self.uuids.add(uuid)
+            first = self.uuids.setdefault(uuid, entry)
+            if first is not entry:
+                if _says(first) == _says(entry):
+                    # A resumed session replays earlier lines with the same uuid.
+                    self.report.mark(line, Outcome.MERGED)
+                    return
+                self.report.problem(line, "an earlier entry has this uuid and says something else: both are shown", Level.INFO)
         if isinstance(entry, raw.Envelope):
             self._note_context(entry)
         if line in self._again:  # a resumed session writing the conversation again, with new uuids
@@ -452,13 +454,15 @@ class Conversation:
     # ------------------------------------------------------------ blocks
 
     def _tool_call(self, line: int, entry: raw.AssistantEntry, block: raw.ToolUseBlock, response_id: str) -> bool:
-        if block.id and block.id in self.calls:
-            return False
         call_input = block.input if isinstance(block.input, dict) else {"input": block.input}
         call = m.ToolCall(id=block.id, name=block.name or "unnamed tool", input=call_input, response_id=response_id)
+        first = self.calls.setdefault(block.id, call) if block.id else call
+        if first is not call:
+            if (first.name, first.input) == (call.name, call.input):
+                return False  # the call written again (a resumed session, a response streamed again)
+            # Another call under an id already used: shown, its results paired with the first.
+            self.report.problem(line, f"tool call {block.id} was made before with another input: both are shown", Level.INFO)
         call.anchor = self._anchor("t-" + (block.id[-12:] if block.id else f"l{line}"))
-        if block.id:
-            self.calls[block.id] = call
         return self._emit(line, call, entry, anchored=True)
 
     def _tool_result(self, line: int, entry: raw.UserEntry, block: raw.ToolResultBlock) -> None:
@@ -706,6 +710,19 @@ def _attachment_text(data: dict[str, Any]) -> str:
 
 
 _PLACE = frozenset({"uuid", "parent_uuid", "timestamp", "line", "anchor", "output"})
+
+
+# Where, when and in what setting an entry was written, not what it says.
+_PLACE_FIELDS = frozenset(raw.Envelope.model_fields)
+
+
+def _says(entry: raw.AnyEntry) -> Any:
+    """What an entry says: a message's content (its kind and text, its blocks), or
+    the whole entry but for where and when it was written."""
+    message = getattr(entry, "message", None)
+    if isinstance(message, raw.MessageBody):
+        return (type(entry), message.content)
+    return (type(entry), entry.model_dump(exclude=_PLACE_FIELDS))
 
 
 def _same_result(first: m.ToolResult | None, again: m.ToolResult) -> bool:
