@@ -66,8 +66,14 @@ _NOT_A_PASSWORD = (
 # replaced (the password in a URL, the token after "Bearer").
 PATTERNS: dict[str, str] = {
     # (A block runs to its END line, not past the next BEGIN: each BEGIN that nothing ends
-    # would otherwise read the rest of the text.)
-    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\n]*)",
+    # would otherwise read the rest of the text. Without one, it runs over the lines of
+    # the key's letters, each maybe after a line's number, a file's name or a diff's
+    # mark, as a file read in part, grep or git show give them.)
+    "private-key": (
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+        r"|(?:(?:\r?\n|\\n)(?:[ \t]*[0-9]+(?:→|\t|:)|[^\n]{0,100}?[-:][0-9]+[-:]|[-+ ]?)[A-Za-z0-9+/]+={0,2}[ \t]*(?=\r?\n|\\n|$)"
+        r"|(?:\r?\n|\\n)[^\n]{0,100}?(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}[ \t]*(?=\r?\n|\\n|$))*)"
+    ),
     "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{20,}",
     # (A letter and a digit among its first 256 characters: looking further, each "sk-"
     # of a long run of such characters would read the whole run.)
@@ -132,6 +138,13 @@ PATTERNS: dict[str, str] = {
     "signed-url": r"(?i)(?<![\w-])(?:sig|signature|x-amz-signature|x-goog-signature)=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
     # The cookies sent or set in an HTTP header, a session among them.
     "cookie": r"(?i)\b(?:set-)?cookie:[ \t]*(?P<secret>(?=[^\n]{8})[\w.-]+=[^\s;'\"]*(?:;[ \t]*[\w.-]+=[^\s;'\"]*)*)",
+    # A registry's credentials, base64 of "user:password" (Docker's config.json, .npmrc's
+    # _auth, a Kubernetes secret's .dockerconfigjson), and the key of a kubeconfig.
+    "registry-auth": (
+        r"(?i)(?<![\w.-])[\"']?(?:_?auth|\.dockerconfigjson)[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"(?P<secret>(?=[A-Za-z0-9+/]{0,256}?[0-9+/=])[A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])"
+    ),
+    "kube-client-key": r"(?i)\bclient-key-data:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
@@ -175,8 +188,9 @@ _SECRET_NAMES = (
 _NOT_NAME = re.compile(r"[^a-z0-9]")
 _PASS_NAME = re.compile(r"(?:^|[_.-])pass$", re.IGNORECASE)
 # A value that names a secret kept elsewhere rather than being one: a reference
-# (${X}, $X, {{ x }}, %X%, <your token>), stars, or a value already replaced.
-_REFERENCE = re.compile(r"\$\{?[A-Za-z_]|\{\{|%[A-Za-z_]+%|<[^<>]*>$|\*+$|\[REDACTED")
+# (${X}, $X or $x alone, {{ x }}, %X%, <your token>), stars, or a value already
+# replaced. ($Xy9... is a password that starts with a dollar.)
+_REFERENCE = re.compile(r"\$\{[A-Za-z_]|\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)$|\{\{|%[A-Za-z_]+%|<[^<>]*>$|\*+$|\[REDACTED")
 _FIELD = "secret-field"
 
 
@@ -243,6 +257,8 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "authorization-header": ("authorization",),
     "signed-url": ("sig=", "signature="),
     "cookie": ("cookie:",),
+    "registry-auth": ("auth", ".dockerconfigjson"),
+    "kube-client-key": ("client-key-data",),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": (
@@ -308,15 +324,20 @@ class Redactor:
             self.counts.update(seen[1])
         return seen[0]
 
-    def field(self, name: str, value: str) -> str:
-        """The text given to the field ``name`` of JSON data (a tool's input, an entry's
-        fields): replaced whole where the name says it holds a secret
+    def field(self, name: str, value: Any) -> Any:
+        """The text or number given to the field ``name`` of JSON data (a tool's input,
+        an entry's fields): replaced whole where the name says it holds a secret
         (``{"password": "..."}``, which no pattern of a secret's own shape finds), else
-        as any text."""
-        if self.enabled and len(value) > 3 and secret_name(name) and value not in self._allow and not _REFERENCE.match(value):
+        a text redacted as any text."""
+        if isinstance(value, str):
+            if self.enabled and len(value) > 3 and secret_name(name) and value not in self._allow and not _REFERENCE.match(value):
+                self.counts[_FIELD] += 1
+                return f"[REDACTED:{_FIELD}]"
+            return self.text(value)
+        if self.enabled and len(str(value)) > 3 and secret_name(name):  # a PIN, a password of digits
             self.counts[_FIELD] += 1
             return f"[REDACTED:{_FIELD}]"
-        return self.text(value)
+        return value
 
     def _text(self, value: str, memo: Memo | None = None) -> str:
         if self._rules:
@@ -399,7 +420,7 @@ class Redactor:
 
     def data(self, value: Any) -> Any:
         """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
-        return mapped(value, self.text, named=self.field)
+        return mapped(value, self.text, keys=True, named=self.field)
 
     def take_counts(self) -> Counter[str]:
         """What was replaced since the last call, by kind; texts seen are forgotten."""

@@ -61,6 +61,11 @@ SECRETS = {
     # Known by the name of the field that holds them alone: a tool's input, JSON text.
     "secret-field": "correct horse battery staple",
     "password-field": "PlantedJsonTokenValue",
+    # A secret name's value that is a number, a password starting with a dollar, a
+    # token that is the key of an object.
+    "secret-number": "84736251",
+    "dollar-password": "$k9t9CDphandTQfC",
+    "key-token": "ghp_" + "K3yN" * 9,
 }
 SECRET_TEXT = (
     f"keys: {SECRETS['anthropic-key']} {SECRETS['openai-key']} {SECRETS['github-token']} "
@@ -116,7 +121,8 @@ def write(docs: Path) -> list[str]:
         "options": [{"label": ATTACKS[2], "description": ATTACKS[3]}]}]}, ATTACK)  # fmt: skip
     tool("toolu_task", "Task", {"description": ATTACKS[0], "subagent_type": ATTACKS[1], "prompt": ATTACK}, [
         {"type": "text", "text": ATTACK + f"\nagentId: {AGENT}"}])  # fmt: skip
-    tool("toolu_keys", "mcp__db__connect", {"host": "db.example", "password": SECRETS["secret-field"], "GITHUB_TOKEN": SECRETS["secret-field"]},
+    tool("toolu_keys", "mcp__db__connect", {"host": "db.example", "password": SECRETS["secret-field"], "GITHUB_TOKEN": SECRETS["secret-field"],
+         "pin_password": int(SECRETS["secret-number"]), "secret": [SECRETS["dollar-password"]], "index": {SECRETS["key-token"]: "x"}},
          '{"GITHUB_TOKEN": "' + SECRETS["password-field"] + '"}')  # fmt: skip
     entry(type="system", content=ATTACK, level="warning")
     entry(type="system", subtype="note " + SECRETS["aws-access-key"], content=ATTACK)  # a title made of a kind

@@ -33,6 +33,8 @@ SECRETS = {
     "authorization-header": ("curl -H 'Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b'", "9944b091"),
     "signed-url": ("https://b.s3.amazonaws.com/f?X-Amz-Date=20250101&X-Amz-Signature=" + "0123456789abcdef" * 4, "0123456789abcdef"),
     "cookie": ("curl -H 'Cookie: sessionid=abc123def456ghi789; csrftoken=xyz'", "abc123def456"),
+    "registry-auth": ('{"auths": {"ghcr.io": {"auth": "Ym9iOnMzY3JldC1wYXNz"}}}', "Ym9iOnMzY3JldC1wYXNz"),
+    "kube-client-key": ("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=", "LS0tLS1CRUdJTiBSU0Eg"),
     "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
     "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
     "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
@@ -112,6 +114,8 @@ def test_every_pattern_is_tested() -> None:
         "authorization: required for this endpoint; the cookie: a small file; signature=short",
         # prefixes of tokens, in words that are not
         "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
+        # auth, in names that are not a registry's credentials, or given a word
+        'author: Jane Doe2; oauth: enabled; "auth": "github"; auth=required; x.auth=abc',
     ],
 )
 def test_near_misses_are_left_alone(text: str) -> None:
@@ -257,6 +261,36 @@ def test_a_field_whose_name_says_it_holds_a_secret_is_redacted_whole(name: str, 
 def test_the_values_of_secret_names_are_redacted_in_json_data() -> None:
     data = {"host": "db", "nested": [{"password": "p a s s", "token_count": 5}], "tokens": "many"}
     assert Redactor().data(data) == {"host": "db", "nested": [{"password": "[REDACTED:secret-field]", "token_count": 5}], "tokens": "many"}
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["{n:6}→{line}"],  # a file read in part, without the END line
+        ["id_rsa-{n}-{line}"],  # grep -A
+        ["+{line}"],
+    ],
+)
+def test_a_private_key_without_its_end_is_redacted_to_its_last_line(lines: list[str]) -> None:
+    body = ["MIIEowIBAAKCAQEAplantedKeyMaterial0123456789abcdefghijklmnopqrstu", "Zm9vYmFyYmF6cXV4MTIz", "ZXhhbXBsZQ=="]
+    shown = [lines[0].format(n=n, line=line) for n, line in enumerate(["-----BEGIN RSA PRIVATE KEY-----", *body], 1)]
+    redacted = Redactor().text("\n".join(shown) + "\nThe key goes on in the next part of the file.")
+    assert not any(line in redacted for line in body), redacted
+    assert "[REDACTED:private-key]" in redacted and redacted.endswith("\nThe key goes on in the next part of the file.")
+
+
+def test_numbers_lists_and_keys_of_json_data_are_redacted_too() -> None:
+    """A secret name's number (a PIN, a password of digits) and each item of its list;
+    a password that starts with a dollar, which a reference to a variable does not
+    look like; a token that is the key of an object."""
+    token = "ghp_" + "a1" * 18
+    data = {"password": 84736251, "secret": ["Lt9xQw2Zp", "$k9t9CDphandTQfC"], "db_password": "$DB_PASSWORD",
+            "api_key": True, "token": None, "max_tokens": 5000, "index": {token: 1, "/home/alice/x": 2}}  # fmt: skip
+    assert Redactor().data(data) == {
+        "password": "[REDACTED:secret-field]", "secret": ["[REDACTED:secret-field]", "[REDACTED:secret-field]"],
+        "db_password": "$DB_PASSWORD", "api_key": True, "token": None, "max_tokens": 5000,
+        "index": {"[REDACTED:github-token]": 1, "~/x": 2},
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

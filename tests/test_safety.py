@@ -183,7 +183,9 @@ def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp
 
 def test_the_outputs_kept_beside_a_missing_session_go_to_its_subagents_and_are_not_published_raw(tmp_path: Path) -> None:
     """``<session>/tool-results/`` of a session whose file is not in the site: its
-    subagents there show them, redacted; no folder of them is copied as it is."""
+    subagents there show them, redacted; no folder of them is copied as it is, nor
+    any other file the session keeps there (a subagent's meta.json, with or without
+    its transcript, a workflow's record)."""
     sid, token = "5e55f00d-0000-4000-8000-000000000001", "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"
     root = make_site(tmp_path)
     folder = root / "docs" / "proj" / sid
@@ -204,13 +206,51 @@ def test_the_outputs_kept_beside_a_missing_session_go_to_its_subagents_and_are_n
     (alone / "toolu_01Other.txt").write_text(token)  # a session with nothing else here
     (root / "docs" / "notes" / "tool-results").mkdir(parents=True)
     (root / "docs" / "notes" / "tool-results" / "readme.txt").write_text("the site's own")
+    (folder / "subagents" / "agent-e0e0.jsonl").write_text("")  # a subagent that wrote nothing yet
+    (folder / "subagents" / "agent-e0e0.meta.json").write_text(json.dumps({"agentType": "x", "description": token}))
+    (folder / "subagents" / "agent-f0f0.meta.json").write_text(json.dumps({"agentType": "x", "description": token}))
+    (folder / "workflows").mkdir()
+    (folder / "workflows" / "wf_9.json").write_text(json.dumps({"runId": "wf_9", "args": {"DEPLOY": token}}))
+    (alone.parent / "workflows").mkdir()
+    (alone.parent / "workflows" / "wf_1.json").write_text(json.dumps({"runId": "wf_1", "args": {"DEPLOY": token}}))
     site = build(root)
 
     page = (site / "proj" / sid / "subagents" / "agent-a1b2c3d" / "index.html").read_text(encoding="utf-8")
     assert "a line only the file holds" in page and "[REDACTED:github-token]" in page
     assert not [p for p in site.rglob("*") if p.is_file() and token in p.read_text(encoding="utf-8", errors="replace")]
-    assert not list(site.rglob("toolu_*.txt"))
+    assert not list(site.rglob("toolu_*.txt")) and not list(site.rglob("*.meta.json")) and not list(site.rglob("wf_*.json"))
     assert (site / "notes" / "tool-results" / "readme.txt").is_file()
+
+
+def test_a_title_cut_from_a_prompt_keeps_no_part_of_a_secret(tmp_path: Path) -> None:
+    """A session's title, a subagent's description and a lone subagent's title are
+    the start of a prompt, cut: a token across the cut is redacted before it, not
+    left as a piece too short for redaction to find (ghp_ and 30 characters are all
+    of a GitHub token but its checksum)."""
+    sid, lone = "7171e000-0000-4000-8000-000000000001", "7171e000-0000-4000-8000-000000000002"
+    token = "ghp_R8vKq2LmX9sTz4WnB7cYd1FhJ6pQe3Ua0iGo"
+    root = make_site(tmp_path)
+
+    def lines(session: str, prompt: str, **more: object) -> str:
+        entry = {"type": "user", "uuid": f"u-{session}", "parentUuid": None, "sessionId": session, "timestamp": "2025-06-01T10:00:00Z",
+                 "message": {"role": "user", "content": prompt}, **more}  # fmt: skip
+        return json.dumps(entry) + "\n"
+
+    # the token starts at the 67th character: the title is cut at the 80th, a description at the 60th
+    prompt = "Push the release branch to origin, and tag it, with the token " + token + " please"
+    folder = root / "docs" / "proj"
+    (folder / sid / "subagents").mkdir(parents=True)
+    (folder / f"{sid}.jsonl").write_text(lines(sid, prompt))
+    (folder / sid / "subagents" / "agent-b1b2c3d.jsonl").write_text(lines(sid, "Clone it: " + token, isSidechain=True, agentId="b1b2c3d"))
+    (folder / lone / "subagents").mkdir(parents=True)  # a subagent whose session is not in the site
+    (folder / lone / "subagents" / "agent-c1b2c3d.jsonl").write_text(lines(lone, "Clone it: " + token, isSidechain=True, agentId="c1b2c3d"))
+    site = build(root)
+
+    everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in site.rglob("*") if p.is_file())
+    assert token[4:20] not in everything
+    titles = {a.get_text(" ", strip=True) for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").select("nav a")}
+    assert any("[REDACTED" in title and "Push the release branch" in title for title in titles), titles
+    assert sum("Clone it: [REDACTED" in title for title in titles) == 2, titles
 
 
 def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:

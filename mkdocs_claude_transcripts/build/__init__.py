@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -46,6 +46,7 @@ class _Titles:
             self.summaries.append((entry.leafUuid, entry.summary.strip()))
 
     def best(self, uuids: Container[str], prompt: str) -> str:
+        """The title; ``prompt``, the first one, redacted already (see ``build_session``)."""
         own = [text for leaf, text in self.summaries if leaf in uuids]
         # Older sessions start with summaries of the sessions they continue:
         # those name this session only when nothing better is at hand.
@@ -59,6 +60,9 @@ def build_session(
     """Build the session of ``source``; messages whose ``kind`` is in ``hidden`` are
     left out (and their lines counted as hidden); every text of the session goes
     through ``redactor``, when there is one, before anything else sees it."""
+    # A title cut from a prompt is cut from the prompt redacted: a secret cut short
+    # would no longer be one that redaction finds (see redact.py).
+    clean: Callable[[str], str] = redactor.text if redactor is not None else str
     report = FileReport(source.src_uri)
     result = BuildResult(session=m.Session(id=source.session_id, source=source.place or source.src_uri), reports=[report])
     titles = _Titles()
@@ -96,7 +100,7 @@ def build_session(
     settle_ids(spawned)
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
-    link(owners, spawned)
+    link(owners, spawned, clean)
     spawned.sort(key=lambda s: (s.conversation.first is None, s.conversation.first or _EPOCH, s.agent.id))
     session.agents = [s.agent for s in spawned]
     for s in spawned:
@@ -110,9 +114,9 @@ def build_session(
         meta = agent.meta
         label = (meta.agent_type if meta and meta.agent_type else "Agent") + " · "
         session.orphan_agent = True
-        session.title = label + ((meta.description if meta else None) or shorten(first_prompt(main.messages), 60) or agent.agent_id)
+        session.title = label + ((meta.description if meta else None) or shorten(clean(first_prompt(main.messages)), 60) or agent.agent_id)
     else:
-        session.title = titles.best(main.uuids, first_prompt(main.messages)) or f"Session {source.session_id[:8]}"
+        session.title = titles.best(main.uuids, clean(first_prompt(main.messages))) or f"Session {source.session_id[:8]}"
     if redactor is not None:
         m.map_strings(session, redactor.text, redactor.field)
         result.redactions = redactor.take_counts()

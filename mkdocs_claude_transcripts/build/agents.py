@@ -10,6 +10,7 @@ chains the prompt the call sent.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import model as m
@@ -76,9 +77,10 @@ def first_prompt(messages: list[m.AnyMessage]) -> str:
     return f"{command.name} {command.args}".strip() if command else ""
 
 
-def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) -> None:
-    """Set each agent's parent and spawning call, and record the agent on the call.
-    Agent ids must be settled first (``settle_ids``)."""
+def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], clean: Callable[[str], str] = str) -> None:
+    """Set each agent's parent and spawning call, and record the agent on the call;
+    an agent with no description takes the start of its prompt, ``clean``ed (redacted)
+    before it is cut. Agent ids must be settled first (``settle_ids``)."""
     calls: dict[str, tuple[str | None, m.ToolCall]] = {}
     for owner, conversation in owners:
         for call in conversation.calls.values():
@@ -121,7 +123,7 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned]) 
             agent.description = agent.description or _str(call.input.get("description"))
     for item in spawned:
         if not item.agent.description and item.prompt:
-            item.agent.description = shorten(item.prompt, 60)
+            item.agent.description = shorten(clean(item.prompt), 60)
     _break_cycles([item.agent for item in spawned])
     _link_notifications(owners, calls, {item.raw_id: item.agent.id for item in spawned})
     _report_missing(owners, by_agent_id, {item.raw_id for item in spawned})

@@ -20,12 +20,13 @@ _IDENTIFIERS = frozenset(
 )
 
 
-def map_strings(node: Any, change: Callable[[str], str], named: Callable[[str, str], str] | None = None) -> Any:
+def map_strings(node: Any, change: Callable[[str], str], named: Callable[[str, Any], Any] | None = None) -> Any:
     """Replace, in place, every string of the transcript held by ``node`` (a model, a
     list or a dict of them) with ``change(string)``, or, given to a key of a dict or a
     field a model does not declare (the transcript's own names, a tool's input), with
-    ``named(key, string)`` where given; image data and identifiers (``_IDENTIFIERS``)
-    are left alone. Returns ``node``."""
+    ``named(key, value)`` where given, a number too, and each item of a list given to
+    it; the keys of dicts of data too (a dict of models is keyed by their ids). Image
+    data and identifiers (``_IDENTIFIERS``) are left alone. Returns ``node``."""
     if isinstance(node, BaseModel):
         image = isinstance(node, Image)
         # Straight into the model's fields: the values are strings already checked.
@@ -35,21 +36,36 @@ def map_strings(node: Any, change: Callable[[str], str], named: Callable[[str, s
                     for item in value if isinstance(value, list) else ():  # ids of agents, or a session's agents
                         if isinstance(item, BaseModel):
                             map_strings(item, change, named)
+                elif by_name is not None:
+                    fields[name] = _given(name, value, change, by_name)
                 elif isinstance(value, str):
                     if not (image and name == "data"):
-                        fields[name] = change(value) if by_name is None else by_name(name, value)
+                        fields[name] = change(value)
                 elif value is not None and not isinstance(value, (int, float, bool, datetime)):
                     map_strings(value, change, named)
     elif isinstance(node, list):
         for index, value in enumerate(node):
             node[index] = change(value) if isinstance(value, str) else map_strings(value, change, named)
     elif isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, str):
-                node[key] = named(key, value) if named is not None and isinstance(key, str) else change(value)
-            else:
-                node[key] = map_strings(value, change, named)
+        items = [
+            (key if isinstance(value, BaseModel) or not isinstance(key, str) else change(key), _given(key, value, change, named))
+            for key, value in node.items()
+        ]
+        if any(new != old for (new, _), old in zip(items, node)):
+            node.clear()
+        node.update(items)
     return node
+
+
+def _given(key: Any, value: Any, change: Callable[[str], str], named: Callable[[str, Any], Any] | None) -> Any:
+    """``value``, given to ``key`` in data, mapped (see ``map_strings``)."""
+    if named is None or not isinstance(key, str):
+        return change(value) if isinstance(value, str) else map_strings(value, change, named)
+    if isinstance(value, list):
+        return [_given(key, item, change, named) for item in value]
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return named(key, value)
+    return map_strings(value, change, named)
 
 
 def by_starter(agents: Iterable[Agent]) -> dict[str | None, list[Agent]]:

@@ -150,7 +150,7 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
 
     claimed: set[str] = set()
     _collect_companions(by_stem, files)
-    claimed |= _orphan_tool_results(orphans, set(by_stem), files)
+    claimed |= _orphan_companions(orphans, set(by_stem), files)
     for s in sessions:
         claimed.add(s.src_uri)
         claimed.update(f.src_uri for f in s.companions)
@@ -259,28 +259,39 @@ def _session_folder(agent: AgentSource) -> str | None:
     return "/".join(parts[:index]) or None
 
 
-def _orphan_tool_results(orphans: list[SessionSource], stems: set[str], files: list[SourceFile]) -> set[str]:
-    """The outputs kept in ``<session>/tool-results/`` of a session whose file is not
-    there: given to the subagents of that session found in its folder, and never
-    published as they are (they may hold what redaction would take out). Their src_uris."""
+def _orphan_companions(orphans: list[SessionSource], stems: set[str], files: list[SourceFile]) -> set[str]:
+    """What a session keeps in its folder (``<session>/subagents``, ``/tool-results``,
+    ``/workflows``) when its file is not there: its outputs given to the subagents of
+    that session found in the folder, and nothing of it published as it is (a
+    subagent's meta.json, a workflow's journal or an output may hold what redaction
+    would take out). Their src_uris."""
     by_folder: dict[str, list[SessionSource]] = {}
+    agents = set()
     for orphan in orphans:
-        folder = _session_folder(orphan.orphan_agent) if orphan.orphan_agent else None
-        if folder is not None:
-            by_folder.setdefault(folder, []).append(orphan)
+        if orphan.orphan_agent is not None:
+            agents.add(orphan.src_uri)
+            folder = _session_folder(orphan.orphan_agent)
+            if folder is not None:
+                by_folder.setdefault(folder, []).append(orphan)
     taken = set()
     for f in files:
-        folder, _, name = f.src_uri.rpartition("/tool-results/")
-        if not folder or "/" in name or folder in stems:
+        parts = f.src_uri.split("/")
+        for index in range(1, len(parts) - 1):
+            folder = "/".join(parts[:index])
+            if parts[index] in _COMPANION_DIRS and (folder in by_folder or _UUID_NAME.match(parts[index - 1])):
+                break  # (a folder of the site's own that happens to be called so is not one)
+        else:
             continue
+        if folder in stems:
+            continue  # the session's own (_collect_companions)
         owners = by_folder.get(folder, [])
-        if not owners and not _UUID_NAME.match(posixpath.basename(folder)):
-            continue  # a folder of the site's own that happens to be called tool-results
         taken.add(f.src_uri)
+        if f.src_uri in agents:
+            continue
         for owner in owners:
             owner.companions.append(f)
-            if name.endswith(".txt"):
-                owner.tool_results[name[: -len(".txt")]] = f.path
+            if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt"):
+                owner.tool_results[parts[-1][: -len(".txt")]] = f.path
     return taken
 
 

@@ -30,20 +30,24 @@ def loads(text: str | bytes) -> Any:
     return DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
 
 
-def mapped(
-    data: Any, change: Callable[[str], str], keys: bool = False, named: Callable[[str, str], str] | None = None
-) -> Any:
+def mapped(data: Any, change: Callable[[str], str], keys: bool = False, named: Callable[[str, Any], Any] | None = None) -> Any:
     """``data`` with each string ``change``d (the keys of objects too, with ``keys``);
-    a string given to a key of an object, with ``named(key, string)`` where given."""
+    a string or a number given to a key of an object (or each item of a list given to
+    it), with ``named(key, value)`` where given."""
     if isinstance(data, str):
         return change(data)
     if isinstance(data, dict):
-        if keys:
-            return {change(key): mapped(value, change, keys, named) for key, value in data.items()}
-        return {
-            key: named(key, value) if named is not None and isinstance(value, str) and isinstance(key, str) else mapped(value, change, named=named)
-            for key, value in data.items()
-        }
+        return {(change(key) if keys else key): _given(key, value, change, keys, named) for key, value in data.items()}
     if isinstance(data, list):
         return [mapped(item, change, keys, named) for item in data]
     return data
+
+
+def _given(key: str, value: Any, change: Callable[[str], str], keys: bool, named: Callable[[str, Any], Any] | None) -> Any:
+    if named is None:
+        return mapped(value, change, keys)
+    if isinstance(value, list):
+        return [_given(key, item, change, keys, named) for item in value]
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return named(key, value)
+    return mapped(value, change, keys, named)
