@@ -365,7 +365,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         return self.pages.markdown(markdown, page) if self.pages else markdown
 
     on_page_markdown = CombinedEvent(
-        event_priority(50)(_embed),
+        # After the plugins that render a page's Markdown as a template (mkdocs-macros, at
+        # 0), which would run what an excerpt shows of a transcript.
+        event_priority(-50)(_embed),
         event_priority(-100)(_cached_markdown),  # last: what is rendered is what the other plugins made of it
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import textwrap
 from collections import Counter
@@ -148,3 +149,49 @@ def test_a_search_finds_what_messages_say_not_their_kinds_or_ids() -> None:
     for word in ("tool_call", "toolu_b1"):  # a kind of message, the id of a call
         with pytest.raises(ExcerptError, match="no message holds"):
             select(messages, Range(search=word))
+
+
+def test_an_excerpt_includes_no_file_a_transcript_names_for_snippets(tmp_path: Path) -> None:
+    """A line of a tool's output that pymdownx.snippets would read as an include is
+    escaped in an excerpt as on the session's page: no file of the machine is shown."""
+    sid = "5a1e0000-0000-4000-8000-000000000001"
+    root = make_site(tmp_path, config=f"markdown_extensions:\n  - pymdownx.snippets:\n      base_path: ['{tmp_path}']\n")
+    (tmp_path / "secret.txt").write_text("CONTENT OF A FILE OF THE MACHINE\n")
+    common = {"sessionId": sid, "timestamp": "2025-06-01T10:00:00Z", "parentUuid": None}
+    lines = [
+        {**common, "type": "user", "uuid": "u1", "message": {"role": "user", "content": "Show it."}},
+        {**common, "type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "model": "claude-x",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "cat notes"}}]}},
+        {**common, "type": "user", "uuid": "u2", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": '--8<-- "secret.txt"\n-8<- "secret.txt"'}]}},
+    ]  # fmt: skip
+    (root / "docs" / "s").mkdir()
+    (root / "docs" / "s" / f"{sid}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (root / "docs" / "notes.md").write_text("# Notes\n\n" + block(path=f"s/{sid}.jsonl"))
+    site_dir = build(root)
+    notes = (site_dir / "notes" / "index.html").read_text(encoding="utf-8")
+    assert "cat notes" in notes and "secret.txt" in notes
+    assert "CONTENT OF A FILE" not in notes
+
+
+def test_an_excerpt_is_put_in_after_the_plugins_that_render_a_page_as_a_template(tmp_path: Path) -> None:
+    """A plugin or hook that renders a page's Markdown as a template (mkdocs-macros)
+    sees the page as its author wrote it, not a transcript's text put in it: the
+    template syntax an excerpt shows is shown, never run."""
+    root = site(tmp_path, "# Notes\n\n{{ 6 * 7 }}\n\n" + block(path=f"../transcripts/{S1}.jsonl"))
+    (root / "hooks.py").write_text(textwrap.dedent("""
+        import jinja2
+
+        def on_page_markdown(markdown, page, config, files):
+            return jinja2.Template(markdown).render() if page.meta.get("render_macros", True) else markdown
+    """))
+    with (root / "mkdocs.yml").open("a") as handle:
+        handle.write("hooks:\n  - hooks.py\n")
+    transcript = root / "docs" / "transcripts" / f"{S1}.jsonl"
+    entries = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    prompt = next(e for e in entries if e["type"] == "user" and isinstance(e["message"]["content"], str))
+    prompt["message"]["content"] = "Is {{ 7 * 7 }} run? {% raw %}"
+    transcript.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    text = article(build(root)).get_text(" ")
+    assert "42" in text  # the page's own template
+    assert "Is {{ 7 * 7 }} run? {% raw %}" in text and "49" not in text

@@ -8,6 +8,7 @@ render/markdown.py on its own, with the extensions a Material site uses.
 from __future__ import annotations
 
 import markdown
+import yaml
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from mkdocs_claude_transcripts.render import brackets
 from mkdocs_claude_transcripts.render.fences import FENCES
 from mkdocs_claude_transcripts.render.guard import MARKER
-from mkdocs_claude_transcripts.render.markdown import block, clean, fence, inline, prose
+from mkdocs_claude_transcripts.render.markdown import block, clean, fence, front_matter, inline, prose
 
 EXTENSIONS = [
     "abbr",
@@ -170,3 +171,16 @@ def test_the_guard_lets_no_html_through_even_unescaped(text: str) -> None:
         assert not any(name.startswith("on") for name in element.attrs)
         if element.name == "a":
             assert element["href"].startswith(("http://", "https://", "mailto:", "#")), element["href"]
+
+
+def test_a_front_matter_is_yaml_whatever_characters_its_title_holds() -> None:
+    """MkDocs reads a front matter YAML refuses as the page's text, and the page then
+    goes without its settings (the guard, ``render_macros: false``): every character
+    a title can hold, a control character, a noncharacter or half of an emoji among
+    them, leaves it YAML, whose title shows the rest."""
+    for start in range(0, 0x110000, 0x1000):
+        title = "it" + "".join(map(chr, range(start, start + 0x1000))) + "s"
+        lines = front_matter(title, tags=[title])
+        data = yaml.safe_load("\n".join(lines[1 : lines.index("---", 1)]))
+        assert data["render_macros"] is False and data["title"].startswith("it") and data["title"].endswith("s"), hex(start)
+        assert data["tags"] == [data["title"]]

@@ -17,7 +17,7 @@ from .. import model as m
 from ..insights.stats import TURNS
 from . import layout
 from .context import PageContext, RenderOptions
-from .markdown import link, meta
+from .markdown import link, meta, snippet_guard
 from .messages import message_chunks
 
 _TURNS = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
@@ -80,6 +80,8 @@ def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOption
     lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
     if look.link and published:
         lines = [*meta("From " + link(session.title, session_page) + _described(chosen)), "", *lines]
+    if options.snippets:  # (a line of a tool's output included as a file, as on the session's page)
+        lines = snippet_guard("\n".join(lines)).split("\n")
     return lines
 
 

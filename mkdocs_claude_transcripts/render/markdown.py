@@ -38,7 +38,11 @@ from .layout import relative
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
 # never carry them, or it could bring back stashed HTML. Other control
 # characters (but tab and newline) are not text either.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Control characters (C0, DEL, C1 but for NEL, which is whitespace) and the two
+# noncharacters YAML refuses: a page's front matter that YAML refuses is read by MkDocs
+# as text, without it the page's settings (render/guard.py, render_macros: false).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _NEWLINES = re.compile(r"\r\n?")
 # A line of transcript text longer than this (a minified file, a blob of JSON or
 # base64) is shown up to here, with the number of characters left out: a page is
@@ -168,7 +172,7 @@ def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
 
 
 def _yaml_text(text: str) -> str:
-    line = " ".join(clean(text).replace("\u2028", " ").replace("\u2029", " ").split())
+    line = " ".join(_SURROGATE.sub("\ufffd", clean(text)).replace("\u2028", " ").replace("\u2029", " ").split())
     return json.dumps(html.escape(line, quote=True), ensure_ascii=False)
 
 
