@@ -195,3 +195,11 @@ def test_an_excerpt_is_put_in_after_the_plugins_that_render_a_page_as_a_template
     text = article(build(root)).get_text(" ")
     assert "42" in text  # the page's own template
     assert "Is {{ 7 * 7 }} run? {% raw %}" in text and "49" not in text
+
+
+def test_the_permalinks_of_an_excerpt_lead_to_its_messages(tmp_path: Path) -> None:
+    built = article(build(site(tmp_path, "# Notes\n\n" + block(path=f"../transcripts/{S1}.jsonl"))))
+    permalinks = built.select("a.ct-anchor")
+    assert permalinks
+    for permalink in permalinks:
+        assert permalink["href"] == "#" + permalink["id"]

@@ -190,3 +190,20 @@ def test_the_command_line_writes_the_parts_of_the_index_too(tmp_path: Path) -> N
     assert (tmp_path / "out" / "index.md").is_file() and len(parts) > 1
     text = "".join(p.read_text(encoding="utf-8") for p in [tmp_path / "out" / "index.md", *parts])
     assert all(text.count(f"({session_id(n)}/index.md)") == 1 for n in range(40))
+
+
+def test_the_index_links_sessions_whose_file_names_a_url_cannot_hold_as_they_are(tmp_path: Path) -> None:
+    """A space, brackets, an ampersand, a letter of another alphabet in a folder's or
+    a file's name: each session's row links to its page (and a strict build checks it)."""
+    root = make_site(tmp_path)
+    names = ["my notes/s1.jsonl", "プロジェクト/s2.jsonl", "a (b) & c/s 3.jsonl", "plain/s4.jsonl"]
+    for number, name in enumerate(names):
+        entry = {"type": "user", "uuid": f"u{number}", "parentUuid": None, "sessionId": f"s{number}",
+                 "timestamp": "2025-06-01T10:00:00Z", "message": {"role": "user", "content": f"Prompt number {number}"}}  # fmt: skip
+        path = root / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    site_dir = build(root)
+    index = BeautifulSoup((site_dir / "transcripts" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    linked = {a.get_text(strip=True) for a in index.select("article table a[href]")}
+    assert all(any(f"Prompt number {number}" in text for text in linked) for number in range(len(names))), linked

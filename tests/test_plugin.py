@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 from pathlib import Path
@@ -217,3 +218,22 @@ def test_prune_nav_takes_yes_or_no_as_yaml_writes_them(tmp_path: Path, value: st
     root = site_with_examples(tmp_path, options=f"prune_nav: {value}")
     config = soup(build(root) / "index.html").select_one("#__config").get_text()
     assert ('"navigation.prune"' in config) is pruned
+
+
+def test_a_session_named_as_a_file_the_site_writes_is_placed_beside_it(tmp_path: Path) -> None:
+    """A session's pages go in a folder of its name: ``x/session.json.jsonl`` beside
+    ``x.jsonl`` (whose session.json is there), ``sitemap.xml.jsonl``, or a name of the
+    theme's files would make a folder where a file is written; ``x/part-2.jsonl``
+    would be where the second part of a long ``x.jsonl`` goes. Each goes beside."""
+    root = make_site(tmp_path, plugin_options="page_size: 3000")
+    shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "x.jsonl")
+    (root / "docs" / "x").mkdir()
+    for name in ("x/session.json.jsonl", "x/part-2.jsonl", "sitemap.xml.jsonl", "assets/images/favicon.png.jsonl", "404.html.jsonl"):
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / name)
+    site = build(root)
+    assert json.loads((site / "x" / "session.json").read_text(encoding="utf-8"))["messages"]
+    assert "Fix metric units" not in soup(site / "x" / "part-2" / "index.html").select_one("article").get_text()
+    for folder in ("x/session.json-session", "x/part-2-session", "sitemap.xml-session", "assets/images/favicon.png-session", "404.html-session"):
+        assert "Fix metric units" in soup(site / folder / "index.html").select_one("article").get_text(), folder
+    assert (site / "sitemap.xml").is_file() and (site / "404.html").is_file()

@@ -98,7 +98,6 @@ class PageContext:
     assets: dict[str, Asset] = field(default_factory=dict)  # shared by the pages of a session
     published: bool = True  # the session's pages are in the site (False: an excerpt of one that is not)
     anchor_prefix: str = ""  # before each message id (excerpts of several sessions share a page)
-    permalinks_to: str | None = None  # the page permalinks lead to (an excerpt's: its session's); None: this one
     memo: Memo | None = None  # the Markdown of messages rendered before (memo.py)
     images: int = 0  # how many images were written
     agents: Agents | None = None  # the session's (None: looked up here, for this page alone)
@@ -117,7 +116,7 @@ class PageContext:
         """What a message's Markdown depends on besides the message (for ``memo``)."""
         agent = self.agent.id if self.agent else None
         facts = (repr(self.options), self.session.source, self.session.cwd, self._agents.titles, self.page, agent)
-        return repr((*facts, self.published, self.anchor_prefix, self.permalinks_to))
+        return repr((*facts, self.published, self.anchor_prefix))
 
     def output(self, text: str, lang: str = "text", first_line: int | None = None, fold: int = 1) -> list[str]:
         """Tool output: folded when long, and out of the search index unless configured."""
@@ -133,7 +132,7 @@ class PageContext:
     def permalink(self, anchor: str) -> tuple[str, str]:
         """The id a message with ``anchor`` gets on this page, and its permalink."""
         ident = self.anchor_prefix + anchor
-        return ident, f"{self.permalinks_to}#{anchor}" if self.permalinks_to else f"#{ident}"
+        return ident, f"#{ident}"
 
     def agent_link(self, agent_id: str) -> str | None:
         if agent_id not in self._agents.by_id or not self.published:

@@ -76,7 +76,7 @@ def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOption
     if not selected:
         raise ExcerptError("the range holds nothing left to show")
     session_page = layout.relative(layout.session_page(session.source), page)
-    ctx = PageContext(options, session, page, published=published, anchor_prefix=prefix, permalinks_to=session_page if published else None)
+    ctx = PageContext(options, session, page, published=published, anchor_prefix=prefix)
     lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
     if look.link and published:
         lines = [*meta("From " + link(session.title, session_page) + _described(chosen)), "", *lines]

@@ -38,10 +38,11 @@ _ANCHOR = re.compile(
     r"|<!--ct-output-->|<!--/ct-output-->|<!--ct-list-->)$"
 )
 # Links kept: to the web, to an anchor, and to the pages the plugin writes (a page of
-# the session, or a session's page from the transcripts index).
+# the session, or a session's page from the transcripts index; a name's characters
+# that a URL cannot hold as they are %-encoded).
 _HREF = re.compile(
     r"^(?:(?:https?://|mailto:)[^\s<>\"']+|#[A-Za-z0-9_-]+"
-    r"|(?:\.\./)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_.-]+\.md(?:#[A-Za-z0-9_-]+)?)$",
+    r"|(?:\.\./)*(?:[A-Za-z0-9_%-][A-Za-z0-9_.%-]*/)*[A-Za-z0-9_.%-]+\.md(?:#[A-Za-z0-9_-]+)?)$",
     re.IGNORECASE,
 )
 _SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")

@@ -19,6 +19,7 @@ as (``places``, kept as ``SessionSource.place``: ``notes-session.jsonl``, so
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from importlib import resources
 
@@ -59,11 +60,20 @@ def places(
     ``notes-session.jsonl``, then ``notes-session-2.jsonl``... ``where``: the place a
     page is published at (its URL), given its path."""
     defaults = {where(session_page(source)) for source in sources}
+    # A folder of pages cannot be where a file is: a session's session.json, what MkDocs,
+    # its search and this plugin write (x/session.json.jsonl beside x.jsonl).
+    files = {base(source) + "/session.json" for source in sources} | _WRITTEN
+    # Nor where another session's later parts and subagents go (x/part-2.jsonl beside
+    # a long x.jsonl), which are not known yet.
+    folders = {base(source) for source in sources}
     used: set[str] = set()
     moved = {}
     for source in sources:
         first, place, number = where(session_page(source)), None, 1
-        while taken(first) or first in used or (place is not None and first in defaults):
+        while (
+            taken(first) or first in used or (place is not None and first in defaults)
+            or _on_a_file(first, files, taken) or _among_pages(base(place or source), folders)
+        ):  # fmt: skip
             place = f"{base(source)}-session{f'-{number}' if number > 1 else ''}.jsonl"
             first = where(session_page(place))
             number += 1
@@ -71,6 +81,28 @@ def places(
             moved[source] = place
         used.add(first)
     return moved
+
+
+_WRITTEN = frozenset({"404.html", "sitemap.xml", "sitemap.xml.gz", "search/search_index.json", STYLESHEET})
+
+
+_PAGE_NAME = re.compile(r"(?:part-[0-9]+|agent-.+)$")
+
+
+def _among_pages(folder: str, folders: set[str]) -> bool:
+    """Whether ``folder`` is named as a page in the folder of another session's pages."""
+    parent, name = posixpath.split(folder)
+    return parent in folders and _PAGE_NAME.match(name) is not None
+
+
+def _on_a_file(page: str, files: set[str], taken: Callable[[str], bool]) -> bool:
+    """Whether a folder ``page`` would be in is a file (of ``files``, or ``taken``)."""
+    folder = posixpath.dirname(page)
+    while folder:
+        if folder in files or taken(folder):
+            return True
+        folder = posixpath.dirname(folder)
+    return False
 
 
 def index_place(session_pages: list[str], taken: Callable[[str], bool]) -> str | None:

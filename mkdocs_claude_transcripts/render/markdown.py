@@ -25,6 +25,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from urllib.parse import quote
 from xml.etree.ElementTree import Element
 
 from markdown.blockprocessors import HRProcessor
@@ -856,8 +857,10 @@ def web_link(url: str) -> str:
 
 
 def link(text: str, target: str) -> Made:
-    """A link we make ourselves, to a page or anchor of the site; ``text`` is shown literally."""
-    return Made(f"[{inline(text)}]({target})")
+    """A link we make ourselves, to a page or anchor of the site; ``text`` is shown
+    literally, and the target's characters that a URL cannot hold as they are (a
+    space, ``(``, a letter of another alphabet, in a folder's name) are %-encoded."""
+    return Made(f"[{inline(text)}]({quote(target, safe='/#')})")
 
 
 def snippet_guard(markdown: str) -> str:
