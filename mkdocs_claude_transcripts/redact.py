@@ -152,14 +152,18 @@ PATTERNS: dict[str, str] = {
     # YAML.
     "password": (
         r"(?i)(?:\b|_)(?:password|passwd|pwd)[ \t]*=[ \t]*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
-        rf"(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}})"
+        r"(?:(?!\$[{(]|\$\w+[\"'])(?:(?<=\")[^\"\n]{3,}(?=\")|(?<=')[^'\n]{3,}(?='))"  # (between quotes, to the closing one; not a reference)
+        rf"|(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}}))"
     ),
     # (Or, between quotes, a name that ends with such a word: "db_password", "apiKey",
     # "GITHUB_TOKEN", as JSON has them.)
     "password-field": (
         r"(?i)(?:[\"']?\b(?:password|passwd|secret|api_?key|access_?token|auth_?token)[\"']?"
         r"|[\"'][\w.-]{0,64}?(?:password|passwd|passphrase|secret|token|api_?key|auth_?key|private_?key|access_?key|credentials?)[\"'])"
-        r"[ \t]*:[ \t]*[\"'](?P<secret>[^\"'\s]{3,})[\"']"
+        # (A value to its closing quote: in JSON, "name": "..." or "name":"...", spaces too;
+        # otherwise, say a message in code, password: "is required", without.)
+        r"[ \t]*:[ \t]*[\"'](?P<secret>(?:(?<=\": \")|(?<=\":\"))(?:[^\"\\\n]|\\.){3,}(?=\")"
+        r"|(?<=\")(?:[^\"\\\s]|\\.){3,}(?=\")|(?<=')[^'\s]{3,}(?='))"
     ),
     # The value given to a name that says it holds a secret, in environment files,
     # configuration and code (GITHUB_TOKEN=..., client_secret: ..., "apiKey": "..."):
@@ -434,7 +438,7 @@ _REMEMBER_FROM = 512  # characters
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are
 # common ("key", "token", "://", "password"), and their patterns costly.
-BY_LINE = frozenset({"assigned-secret", "assigned-key", "url-password", "password", "password-field"})
+BY_LINE = frozenset({"assigned-secret", "assigned-key", "url-password", "password", "password-field", "registry-auth"})
 
 
 def _by_line(

@@ -110,6 +110,7 @@ def test_every_pattern_is_tested() -> None:
         "PWD=/srv/app2",
         # what code gives a password
         "password = password; self.password = None; key_password=key_password; password = null",
+        'local password="${2:-live}"; password="$PASS"; password="$(cat pass.txt)"',  # references, quoted
         "password=self.key_password; password = options.proxy.password; password=parsed.auth_decoded",
         "authorization: required for this endpoint; the cookie: a small file; signature=short",
         # prefixes of tokens, in words that are not
@@ -162,6 +163,8 @@ def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: 
         ("DB_PASSWORD=Spring.Pass2024", "DB_PASSWORD=[REDACTED:password]"),
         ("MYSQL_PWD=Acme.Pwd123", "MYSQL_PWD=[REDACTED:password]"),
         ("POSTGRES_PASSWORD=db_pass", "POSTGRES_PASSWORD=[REDACTED:password]"),
+        ('DB_PASSWORD="Tr0ub;4dor&3 x" ok', 'DB_PASSWORD="[REDACTED:password]" ok'),  # between quotes, to the closing one
+        ("password='it\"s$9x'", "password='[REDACTED:password]'"),
     ],
 )
 def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: str) -> None:
@@ -299,6 +302,9 @@ def test_numbers_lists_and_keys_of_json_data_are_redacted_too() -> None:
         ('{"GITHUB_TOKEN": "abcdefgh"}', '{"GITHUB_TOKEN": "[REDACTED:password-field]"}'),
         ('{"db_password": "hunter"}', '{"db_password": "[REDACTED:password-field]"}'),
         ('{"csrfToken": "abcdef"}', '{"csrfToken": "[REDACTED:password-field]"}'),
+        ('{"password": "maple river gentle stone"}', '{"password": "[REDACTED:password-field]"}'),  # to the closing quote
+        ('{"passphrase":"it\'s a \\"quoted\\" one"}', '{"passphrase":"[REDACTED:password-field]"}'),
+        ('password: "Password is required"', None),  # a message in code, not JSON
         ('{"max_tokens": "5000", "secretName": "prod", "tokenizer": "cl100k"}', None),
         ('the token: "abc" is read', None),  # prose: a name between quotes only
     ],
