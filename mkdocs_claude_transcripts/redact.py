@@ -145,6 +145,13 @@ PATTERNS: dict[str, str] = {
         r"(?P<secret>(?=[A-Za-z0-9+/]{0,256}?[0-9+/=])[A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])"
     ),
     "kube-client-key": r"(?i)\bclient-key-data:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
+    # A password given on a command line (curl -u user:password, --password X, mysql -pX).
+    "command-password": (
+        r"(?:(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"'/@]+:"
+        r"|(?i:(?<![\w-])--pass(?:word|wd)?(?:[ \t]+|=)[\"']?(?![-$])"
+        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]*?[ \t]-p))"
+        r"(?P<secret>[^\s\"'@]{3,})"
+    ),
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
@@ -263,6 +270,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "cookie": ("cookie:",),
     "registry-auth": ("auth", ".dockerconfigjson"),
     "kube-client-key": ("client-key-data",),
+    "command-password": ("-u ", "-u\t", "--user", "--pass", "mysql", "mariadb"),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": (

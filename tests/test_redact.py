@@ -35,6 +35,7 @@ SECRETS = {
     "cookie": ("curl -H 'Cookie: sessionid=abc123def456ghi789; csrftoken=xyz'", "abc123def456"),
     "registry-auth": ('{"auths": {"ghcr.io": {"auth": "Ym9iOnMzY3JldC1wYXNz"}}}', "Ym9iOnMzY3JldC1wYXNz"),
     "kube-client-key": ("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=", "LS0tLS1CRUdJTiBSU0Eg"),
+    "command-password": ("curl -u admin:Zx9Yw8Vu7 https://api.example", "Zx9Yw8Vu7"),
     "url-password": ("mysql://root:Sup3rS3cret@localhost/db", "Sup3rS3cret"),
     "password": ("Server=db;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor"),
     "password-field": ('{"password": "correct-horse-battery"}', "correct-horse"),
@@ -169,6 +170,20 @@ def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: 
 )
 def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: str) -> None:
     assert Redactor().text(line) == redacted
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
+        ("curl --user 'bob:s3cr3t!x' https://x.example", "curl --user 'bob:[REDACTED:command-password]' https://x.example"),
+        ("vault login --password Hx9Qw2 -u bob", "vault login --password [REDACTED:command-password] -u bob"),
+        ("tool --passwd=Pw9xyz --verbose", "tool --passwd=[REDACTED:command-password] --verbose"),
+        ("mysql -h db -u root -pR00tPass shop", "mysql -h db -u root -p[REDACTED:command-password] shop"),
+        ("git push -u origin main; mkdir -p a/b; mysql -p shop; tool --password $DB_PASS; curl -u bob https://x", None),
+    ],
+)
+def test_a_password_given_on_a_command_line_is_redacted(line: str, redacted: str | None) -> None:
+    assert Redactor().text(line) == (redacted or line)
 
 
 @pytest.mark.parametrize(
