@@ -81,8 +81,12 @@ PATTERNS: dict[str, str] = {
     "github-token": r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
     "gitlab-token": r"\bgl(?:pat|dt|rt|cbt|ptt|ft)-[A-Za-z0-9_-]{20,}",
     "aws-access-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
-    "aws-secret-key": r"(?i)aws_secret_access_key\s*[=:]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})",
-    "slack-token": r"\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,})",
+    # (Or beside its key's id, as the console's file of credentials has them: id,secret.)
+    "aws-secret-key": (
+        r"(?i)(?:aws_secret_access_key\s*[=:]\s*[\"']?|\[REDACTED:aws-access-key\][ \t,;|:\"']+(?=[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])))"
+        r"(?P<secret>[A-Za-z0-9/+=]{40})"
+    ),
+    "slack-token": r"\b(?:xox(?:[abposr]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,})",
     "slack-webhook": r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}",
     "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}",
     "stripe-key": r"\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[0-9A-Za-z]{20,})",
@@ -92,7 +96,7 @@ PATTERNS: dict[str, str] = {
     "digitalocean-token": r"\bdo[por]_v1_[a-f0-9]{64}\b",
     "azure-storage-key": r"(?i)\bAccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
     # Tokens of other services, known by their prefix.
-    "google-oauth": r"\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,})",
+    "google-oauth": r"(?:\bya29\.[0-9A-Za-z_-]{20,}|\bGOCSPX-[0-9A-Za-z_-]{20,}|(?<![0-9A-Za-z_/-])1//0[0-9A-Za-z_-]{40,})",
     "pypi-token": r"\bpypi-AgE[0-9A-Za-z_-]{50,}",
     "docker-token": r"\bdckr_(?:pat|oat)_[0-9A-Za-z_-]{20,}",
     "shopify-token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b",
@@ -101,7 +105,14 @@ PATTERNS: dict[str, str] = {
     # Groq, Perplexity, xAI, Replicate, LangSmith, Pinecone, Tavily
     "ai-provider-key": (
         r"\b(?:gsk_[0-9A-Za-z]{40,}|pplx-[0-9A-Za-z]{40,}|xai-[0-9A-Za-z]{40,}|r8_[0-9A-Za-z]{30,}"
-        r"|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|pcsk_[0-9A-Za-z_]{40,}|tvly-(?:dev-)?[0-9A-Za-z]{20,})"
+        r"|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|pcsk_[0-9A-Za-z_]{40,}|tvly-(?:dev-)?[0-9A-Za-z]{20,}|sk_[0-9a-f]{48}\b)"
+    ),
+    # Tailscale, Mapbox's secret tokens, Terraform Cloud, 1Password's service accounts,
+    # PlanetScale, Netlify, Buildkite, Pulumi, Mailchimp.
+    "service-token": (
+        r"\b(?:tskey-(?:[a-z]+-)?[0-9A-Za-z]{8,}-[0-9A-Za-z]{16,}|sk\.eyJ[0-9A-Za-z_-]{20,}\.[0-9A-Za-z_-]{10,}"
+        r"|[0-9A-Za-z]{14}\.atlasv1\.[0-9A-Za-z_-]{60,}|ops_eyJ[0-9A-Za-z_-]{50,}|pscale_(?:tkn|pw|oauth)_[0-9A-Za-z_.-]{32,}"
+        r"|nfp_[0-9A-Za-z]{36}|bkua_[0-9a-f]{40}|pul-[0-9a-f]{40}|[0-9a-f]{32}-us[0-9]{1,2})\b"
     ),
     "linear-key": r"\blin_(?:api|oauth)_[0-9A-Za-z]{40}\b",
     "notion-token": r"\b(?:ntn_[0-9A-Za-z]{40,}|secret_[0-9A-Za-z]{43}\b)",
@@ -228,7 +239,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     "gitlab-token": ("glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-"),
     "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
-    "aws-secret-key": ("aws_secret_access_key",),
+    "aws-secret-key": ("aws_secret_access_key", "akia", "asia"),
     "slack-token": ("xox", "xapp-"),
     "slack-webhook": ("hooks.slack.com",),
     "google-api-key": ("AIza",),
@@ -238,13 +249,14 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "sendgrid-key": ("SG.",),
     "digitalocean-token": ("dop_v1_", "doo_v1_", "dor_v1_"),
     "azure-storage-key": ("AccountKey=",),
-    "google-oauth": ("ya29.", "gocspx-"),
+    "google-oauth": ("ya29.", "gocspx-", "1//0"),
     "pypi-token": ("pypi-age",),
     "docker-token": ("dckr_",),
     "shopify-token": ("shpat_", "shpss_", "shpca_", "shppa_"),
     "telegram-bot-token": (":aa",),
     "discord-webhook": ("/api/webhooks/",),
-    "ai-provider-key": ("gsk_", "pplx-", "xai-", "r8_", "lsv2_", "pcsk_", "tvly-"),
+    "ai-provider-key": ("gsk_", "pplx-", "xai-", "r8_", "lsv2_", "pcsk_", "tvly-", "sk_"),
+    "service-token": ("tskey-", "sk.eyj", ".atlasv1.", "ops_eyj", "pscale_", "nfp_", "bkua_", "pul-", "-us"),
     "linear-key": ("lin_api_", "lin_oauth_"),
     "notion-token": ("ntn_", "secret_"),
     "databricks-token": ("dapi",),
