@@ -312,6 +312,7 @@ class Redactor:
     def __post_init__(self) -> None:
         self._allow = frozenset(self.allow)
         self._in_found: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self._keep_lines = False  # a secret replaced keeps the line breaks it spanned (``diff``)
 
     @functools.cached_property
     def _rules(self) -> list[tuple[str, re.Pattern[str], tuple[str, ...] | None]]:
@@ -362,6 +363,19 @@ class Redactor:
             self.counts[_FIELD] += 1
             return f"[REDACTED:{_FIELD}]"
         return value
+
+    def diff(self, lines: list[str]) -> list[str]:
+        """The lines of a diff (each after its mark, " ", "-" or "+"), redacted as one
+        text, so that what spans lines (a private key) is found; each keeps its place:
+        a line that a secret took whole is left with its mark alone."""
+        if len(lines) < 2 or any("\n" in line for line in lines):
+            return [self.text(line) for line in lines]
+        self._keep_lines = True
+        try:
+            redacted = self._text("\n".join(lines)).split("\n")
+        finally:
+            self._keep_lines = False
+        return [new or old[:1] for old, new in zip(lines, redacted)]
 
     def _text(self, value: str, memo: Memo | None = None) -> str:
         if self._rules:
@@ -432,6 +446,8 @@ class Redactor:
             return match.group()
         self.counts[kind] += 1
         marker = f"[REDACTED:{kind}]"
+        if self._keep_lines:
+            marker += "\n" * value.count("\n")
         if secret is None:
             return marker
         start, end = match.span("secret")
@@ -444,7 +460,7 @@ class Redactor:
 
     def data(self, value: Any) -> Any:
         """``value`` (strings, lists, dicts: parsed JSON) with every string redacted."""
-        return mapped(value, self.text, keys=True, named=self.field)
+        return mapped(value, self.text, keys=True, named=self.field, diff=self.diff)
 
     def take_counts(self) -> Counter[str]:
         """What was replaced since the last call, by kind; texts seen are forgotten."""

@@ -66,6 +66,8 @@ SECRETS = {
     "secret-number": "84736251",
     "dollar-password": "$k9t9CDphandTQfC",
     "key-token": "ghp_" + "K3yN" * 9,
+    # A private key's line, in a diff whose lines are each a text of their own.
+    "diff-key": "MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfnplantedDiffKeyLine0123456789abcdef",
 }
 SECRET_TEXT = (
     f"keys: {SECRETS['anthropic-key']} {SECRETS['openai-key']} {SECRETS['github-token']} "
@@ -124,6 +126,12 @@ def write(docs: Path) -> list[str]:
     tool("toolu_keys", "mcp__db__connect", {"host": "db.example", "password": SECRETS["secret-field"], "GITHUB_TOKEN": SECRETS["secret-field"],
          "pin_password": int(SECRETS["secret-number"]), "secret": [SECRETS["dollar-password"]], "index": {SECRETS["key-token"]: "x"}},
          '{"GITHUB_TOKEN": "' + SECRETS["password-field"] + '"}')  # fmt: skip
+    key_lines = ["-----BEGIN RSA PRIVATE KEY-----", SECRETS["diff-key"], "Zm9vYmFy==", "-----END RSA PRIVATE KEY-----"]
+    entry(type="assistant", message={"id": "msg_toolu_key", "role": "assistant", "model": "m", "content": [
+        {"type": "tool_use", "id": "toolu_key", "name": "Edit", "input": {"file_path": "deploy/id_rsa", "old_string": "x", "new_string": "y"}}]})  # fmt: skip
+    entry(type="user", message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_key", "content": "Updated"}]},
+          toolUseResult={"filePath": "deploy/id_rsa", "structuredPatch": [{"oldStart": 1, "oldLines": 5, "newStart": 1, "newLines": 1,
+                         "lines": [" # the deploy key", *("-" + line for line in key_lines)]}]})  # fmt: skip
     entry(type="system", content=ATTACK, level="warning")
     entry(type="system", subtype="note " + SECRETS["aws-access-key"], content=ATTACK)  # a title made of a kind
     entry(type="system", subtype="stop_hook_summary", hookInfos=[{"command": ATTACK}], hookErrors=[ATTACK])

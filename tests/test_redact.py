@@ -310,6 +310,18 @@ def test_a_private_key_without_its_end_is_redacted_to_its_last_line(lines: list[
     assert "[REDACTED:private-key]" in redacted and redacted.endswith("\nThe key goes on in the next part of the file.")
 
 
+def test_the_lines_of_a_diff_are_redacted_together_each_keeping_its_place() -> None:
+    """A private key in a diff, a line each: found as in one text; the lines it took
+    keep their marks, and the diff its number of lines."""
+    body = "MIIEowIBAAKCAQEAplantedKeyMaterial0123456789abcdefghijklmnopqrstu"
+    key = ["-----BEGIN RSA PRIVATE KEY-----", body, body[::-1], "-----END RSA PRIVATE KEY-----"]
+    lines = [" a: 1", *("-" + line for line in key), *("+" + line for line in key), " b: 2 ghp_" + "a1" * 18]
+    redacted = Redactor().diff(lines)
+    assert redacted == [" a: 1", "-[REDACTED:private-key]", "-", "-", "-", "+[REDACTED:private-key]", "+", "+", "+", " b: 2 [REDACTED:github-token]"]
+    data = Redactor().data({"structuredPatch": [{"oldStart": 1, "lines": lines}], "lines": [body, "-" + body]})
+    assert data["structuredPatch"][0]["lines"] == redacted and data["lines"] == [body, "-" + body]  # (not a hunk)
+
+
 def test_numbers_lists_and_keys_of_json_data_are_redacted_too() -> None:
     """A secret name's number (a PIN, a password of digits) and each item of its list;
     a password that starts with a dollar, which a reference to a variable does not

@@ -118,7 +118,7 @@ def build_session(
     else:
         session.title = titles.best(main.uuids, clean(first_prompt(main.messages))) or f"Session {source.session_id[:8]}"
     if redactor is not None:
-        m.map_strings(session, redactor.text, redactor.field)
+        m.map_strings(session, redactor.text, redactor.field, redactor.diff)
         result.redactions = redactor.take_counts()
     return result
 

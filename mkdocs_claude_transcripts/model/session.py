@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCall
+from .tools import Hunk
 
 # Fields that name or tie things together rather than say anything: a message's kind
 # (the tag its class is known by) and anchor, the ids that tie calls, results,
@@ -20,52 +22,73 @@ _IDENTIFIERS = frozenset(
 )
 
 
-def map_strings(node: Any, change: Callable[[str], str], named: Callable[[str, Any], Any] | None = None) -> Any:
+def map_strings(
+    node: Any,
+    change: Callable[[str], str],
+    named: Callable[[str, Any], Any] | None = None,
+    diff: Callable[[list[str]], list[str]] | None = None,
+) -> Any:
     """Replace, in place, every string of the transcript held by ``node`` (a model, a
     list or a dict of them) with ``change(string)``, or, given to a key of a dict or a
     field a model does not declare (the transcript's own names, a tool's input), with
     ``named(key, value)`` where given, a number too, and each item of a list given to
-    it; the keys of dicts of data too (a dict of models is keyed by their ids). Image
+    it; the keys of dicts of data too (a dict of models is keyed by their ids); the
+    lines of a hunk of a diff all together, with ``diff(lines)`` where given. Image
     data and identifiers (``_IDENTIFIERS``) are left alone. Returns ``node``."""
-    if isinstance(node, BaseModel):
+    return _Mapping(change, named, diff).node(node)
+
+
+@dataclass
+class _Mapping:
+    change: Callable[[str], str]
+    named: Callable[[str, Any], Any] | None
+    diff: Callable[[list[str]], list[str]] | None
+
+    def node(self, node: Any) -> Any:
+        if isinstance(node, BaseModel):
+            self._model(node)
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                node[index] = self.change(value) if isinstance(value, str) else self.node(value)
+        elif isinstance(node, dict):
+            items = [
+                (key if isinstance(value, BaseModel) or not isinstance(key, str) else self.change(key), self._given(key, value, self.named))
+                for key, value in node.items()
+            ]
+            if any(new != old for (new, _), old in zip(items, node)):
+                node.clear()
+            node.update(items)
+        return node
+
+    def _model(self, node: BaseModel) -> None:
         image = isinstance(node, Image)
+        hunk = self.diff is not None and isinstance(node, Hunk)
         # Straight into the model's fields: the values are strings already checked.
-        for fields, identifiers, by_name in ((node.__dict__, _IDENTIFIERS, None), (node.__pydantic_extra__ or {}, frozenset(), named)):
+        for fields, identifiers, by_name in ((node.__dict__, _IDENTIFIERS, None), (node.__pydantic_extra__ or {}, frozenset(), self.named)):
             for name, value in fields.items():
                 if name in identifiers:
                     for item in value if isinstance(value, list) else ():  # ids of agents, or a session's agents
                         if isinstance(item, BaseModel):
-                            map_strings(item, change, named)
+                            self.node(item)
+                elif hunk and name == "lines":
+                    fields[name] = self.diff(value)  # type: ignore[misc]
                 elif by_name is not None:
-                    fields[name] = _given(name, value, change, by_name)
+                    fields[name] = self._given(name, value, by_name)
                 elif isinstance(value, str):
                     if not (image and name == "data"):
-                        fields[name] = change(value)
+                        fields[name] = self.change(value)
                 elif value is not None and not isinstance(value, (int, float, bool, datetime)):
-                    map_strings(value, change, named)
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            node[index] = change(value) if isinstance(value, str) else map_strings(value, change, named)
-    elif isinstance(node, dict):
-        items = [
-            (key if isinstance(value, BaseModel) or not isinstance(key, str) else change(key), _given(key, value, change, named))
-            for key, value in node.items()
-        ]
-        if any(new != old for (new, _), old in zip(items, node)):
-            node.clear()
-        node.update(items)
-    return node
+                    self.node(value)
 
-
-def _given(key: Any, value: Any, change: Callable[[str], str], named: Callable[[str, Any], Any] | None) -> Any:
-    """``value``, given to ``key`` in data, mapped (see ``map_strings``)."""
-    if named is None or not isinstance(key, str):
-        return change(value) if isinstance(value, str) else map_strings(value, change, named)
-    if isinstance(value, list):
-        return [_given(key, item, change, named) for item in value]
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return named(key, value)
-    return map_strings(value, change, named)
+    def _given(self, key: Any, value: Any, named: Callable[[str, Any], Any] | None) -> Any:
+        """``value``, given to ``key`` in data, mapped."""
+        if named is None or not isinstance(key, str):
+            return self.change(value) if isinstance(value, str) else self.node(value)
+        if isinstance(value, list):
+            return [self._given(key, item, named) for item in value]
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return named(key, value)
+        return self.node(value)
 
 
 def by_starter(agents: Iterable[Agent]) -> dict[str | None, list[Agent]]:

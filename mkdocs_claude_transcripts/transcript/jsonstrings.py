@@ -30,24 +30,38 @@ def loads(text: str | bytes) -> Any:
     return DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
 
 
-def mapped(data: Any, change: Callable[[str], str], keys: bool = False, named: Callable[[str, Any], Any] | None = None) -> Any:
+def mapped(
+    data: Any,
+    change: Callable[[str], str],
+    keys: bool = False,
+    named: Callable[[str, Any], Any] | None = None,
+    diff: Callable[[list[str]], list[str]] | None = None,
+) -> Any:
     """``data`` with each string ``change``d (the keys of objects too, with ``keys``);
     a string or a number given to a key of an object (or each item of a list given to
-    it), with ``named(key, value)`` where given."""
+    it), with ``named(key, value)`` where given; the lines of a hunk of a diff
+    (Claude Code's ``structuredPatch``), all together, with ``diff`` where given."""
     if isinstance(data, str):
         return change(data)
     if isinstance(data, dict):
-        return {(change(key) if keys else key): _given(key, value, change, keys, named) for key, value in data.items()}
+        lines = data.get("lines") if diff is not None and "oldStart" in data else None
+        hunk = isinstance(lines, list) and all(isinstance(line, str) for line in lines)
+        return {
+            (change(key) if keys else key): diff(value) if hunk and key == "lines" else _given(key, value, change, keys, named, diff)  # type: ignore[misc]
+            for key, value in data.items()
+        }
     if isinstance(data, list):
-        return [mapped(item, change, keys, named) for item in data]
+        return [mapped(item, change, keys, named, diff) for item in data]
     return data
 
 
-def _given(key: str, value: Any, change: Callable[[str], str], keys: bool, named: Callable[[str, Any], Any] | None) -> Any:
+def _given(
+    key: str, value: Any, change: Callable[[str], str], keys: bool, named: Callable[[str, Any], Any] | None, diff: Callable[[list[str]], list[str]] | None
+) -> Any:
     if named is None:
-        return mapped(value, change, keys)
+        return mapped(value, change, keys, diff=diff)
     if isinstance(value, list):
-        return [_given(key, item, change, keys, named) for item in value]
+        return [_given(key, item, change, keys, named, diff) for item in value]
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return named(key, value)
-    return mapped(value, change, keys, named)
+    return mapped(value, change, keys, named, diff)
