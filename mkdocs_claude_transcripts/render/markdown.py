@@ -37,11 +37,11 @@ from .guard import MARKER
 from .layout import relative
 
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
-# never carry them, or it could bring back stashed HTML. Other control
-# characters (but tab and newline) are not text either.
-# Control characters (C0, DEL, C1 but for NEL, which is whitespace) and the two
-# noncharacters YAML refuses: a page's front matter that YAML refuses is read by MkDocs
-# as text, without it the page's settings (render/guard.py, render_macros: false).
+# never carry them, or it could bring back stashed HTML. Other control characters
+# (C0 but tab and newline, DEL, C1 but NEL, which is whitespace) are not text
+# either, nor the two noncharacters YAML refuses: a page's front matter that YAML
+# refuses is read by MkDocs as text, and the page goes without its settings
+# (render/guard.py, render_macros: false).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _NEWLINES = re.compile(r"\r\n?")
