@@ -156,11 +156,16 @@ PATTERNS: dict[str, str] = {
         r"(?P<secret>(?=[A-Za-z0-9+/]{0,256}?[0-9+/=])[A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])"
     ),
     "kube-client-key": r"(?i)\bclient-key-data:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
-    # A password given on a command line (curl -u user:password, --password X, mysql -pX).
+    # A password given on a command line (curl -u user:password, --password X, mysql -pX,
+    # sshpass -p X, redis-cli -a X, openssl's pass:X, keytool -storepass X) or in a
+    # .netrc (machine x login y password X).
     "command-password": (
         r"(?:(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"'/@]+:"
         r"|(?i:(?<![\w-])--pass(?:word|wd)?(?:[ \t]+|=)[\"']?(?![-$])"
-        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]*?[ \t]-p))"
+        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]*?[ \t]-p"
+        r"|\b(?:sshpass\b[^\n]*?[ \t]-p|redis-cli\b[^\n]*?[ \t]-a)[ \t]*[\"']?(?![-$])"
+        r"|(?<![\w-])-pass(?:in|out)[ \t]+[\"']?pass:|(?<![\w-])-(?:store|key)pass[ \t]+[\"']?(?![-$])"
+        r"|\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+))"
         r"(?P<secret>[^\s\"'@]{3,})"
     ),
     "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
@@ -282,7 +287,10 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "cookie": ("cookie:",),
     "registry-auth": ("auth", ".dockerconfigjson"),
     "kube-client-key": ("client-key-data",),
-    "command-password": ("-u ", "-u\t", "--user", "--pass", "mysql", "mariadb"),
+    "command-password": (
+        "-u ", "-u\t", "--user", "--pass", "mysql", "mariadb", "sshpass", "redis-cli", "-passin", "-passout", "storepass", "keypass",
+        "machine",
+    ),
     "url-password": ("://",),
     "password": ("password", "passwd", "pwd"),
     "password-field": (

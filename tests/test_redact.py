@@ -192,7 +192,13 @@ def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: 
         ("vault login --password Hx9Qw2 -u bob", "vault login --password [REDACTED:command-password] -u bob"),
         ("tool --passwd=Pw9xyz --verbose", "tool --passwd=[REDACTED:command-password] --verbose"),
         ("mysql -h db -u root -pR00tPass shop", "mysql -h db -u root -p[REDACTED:command-password] shop"),
+        ("sshpass -p 'Hx9Qw2z' ssh bob@host", "sshpass -p '[REDACTED:command-password]' ssh bob@host"),
+        ("redis-cli -h cache -a Rd81pSkq ping", "redis-cli -h cache -a [REDACTED:command-password] ping"),
+        ("openssl pkcs12 -export -passout pass:Op3nSsl9 -out k.p12", "openssl pkcs12 -export -passout pass:[REDACTED:command-password] -out k.p12"),
+        ("keytool -list -storepass Ch4ngeIt9 -keystore k.jks", "keytool -list -storepass [REDACTED:command-password] -keystore k.jks"),
+        ("machine api.example.com login bob password N3trcPw9", "machine api.example.com login bob password [REDACTED:command-password]"),
         ("git push -u origin main; mkdir -p a/b; mysql -p shop; tool --password $DB_PASS; curl -u bob https://x", None),
+        ("ssh -p 2222 host; sshpass -p $PASS ssh host; log in with your password; the login page and password field", None),
     ],
 )
 def test_a_password_given_on_a_command_line_is_redacted(line: str, redacted: str | None) -> None:
