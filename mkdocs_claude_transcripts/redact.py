@@ -10,6 +10,7 @@ replaced are kept per kind; the values never are.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -408,7 +409,32 @@ class Redactor:
     def _secrets_out(self, value: str) -> str:
         lowered = value.lower()
         hits = self._hits(lowered)
-        return self._redact(value, hits, lowered) if hits or self._always else value
+        redacted = self._redact(value, hits, lowered) if hits or self._always else value
+        return self._escaped(redacted, hits) if "\\" in redacted else redacted
+
+    def _escaped(self, value: str, hits: set[str]) -> str:
+        """``value`` with the secrets written in it with Markdown's escapes inside
+        (``sk\\_live\\_...``, which a page shows as ``sk_live_...``) replaced too: those
+        whose words only the text without its escapes holds."""
+        plain = _ESCAPE.sub(r"\1", value)
+        if plain == value:
+            return value
+        lowered = plain.lower()
+        found = self._hits(lowered) - hits
+        redacted = self._redact(plain, found, lowered) if found else plain
+        if redacted == plain:
+            return value
+        # What changed, from the first part replaced to the last, put where it is in
+        # ``value`` (each character of ``plain`` is one of ``value``, which also holds
+        # the backslashes): between them, the text goes without its escapes.
+        escapes = {match.start() for match in _ESCAPE.finditer(value)}
+        at = [index for index in range(len(value)) if index not in escapes]
+        first = len(os.path.commonprefix([plain, redacted]))
+        after = min(len(os.path.commonprefix([plain[::-1], redacted[::-1]])), len(plain) - first, len(redacted) - first)
+        end = len(plain) - after
+        start_at = at[first] if first < len(at) else len(value)
+        end_at = at[end - 1] + 1 if end > first else start_at
+        return value[:start_at] + redacted[first : len(redacted) - after] + value[end_at:]
 
     def _hits(self, lowered: str) -> set[str]:
         """The trigger words ``lowered`` holds. One pass finds, at each place not inside
@@ -478,6 +504,9 @@ class Redactor:
 
 
 _REMEMBER_FROM = 512  # characters
+
+# A backslash before a character of punctuation: Markdown shows the character alone.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are

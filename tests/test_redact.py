@@ -316,6 +316,20 @@ def test_a_private_key_without_its_end_is_redacted_to_its_last_line(lines: list[
     assert "[REDACTED:private-key]" in redacted and redacted.endswith("\nThe key goes on in the next part of the file.")
 
 
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        ("it is sk\\_live\\_51Hx8kP9qR2sT4vW6yZ8bC0d, and \\*this\\* stays", "it is [REDACTED:stripe-key], and \\*this\\* stays"),
+        ("github\\_pat\\_" + "A1b2" * 8 + " and ghp_" + "a1" * 18, "[REDACTED:github-token] and [REDACTED:github-token]"),
+        ("a \\*regex\\* \\(x\\) \\_ and C:\\Users\\bob", None),
+    ],
+)
+def test_a_secret_written_with_markdown_escapes_inside_is_redacted(text: str, redacted: str | None) -> None:
+    """A page shows ``sk\\_live\\_...`` as ``sk_live_...``: the secret is found in the text
+    without its escapes, and replaced where it is; the rest keeps them."""
+    assert Redactor(shorten_home=False).text(text) == (redacted or text)
+
+
 def test_the_lines_of_a_diff_are_redacted_together_each_keeping_its_place() -> None:
     """A private key in a diff, a line each: found as in one text; the lines it took
     keep their marks, and the diff its number of lines."""
