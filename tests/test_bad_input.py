@@ -413,6 +413,15 @@ def test_an_edit_of_tens_of_thousands_of_lines_is_shown_replaced_whole() -> None
     assert diff("a\nb\nc", "a\nx\nc") == "@@ -1,3 +1,3 @@\n a\n-b\n+x\n c"  # shorter ones, line by line
 
 
+def test_an_edit_counts_lines_between_newlines_as_an_editor_does() -> None:
+    """A form feed, U+2028 or a carriage return alone is a character of its line: the
+    diff counts the file's lines, and shows each whole."""
+    from mkdocs_claude_transcripts.render.tools import diff
+
+    assert diff("a\fb\nc\u2028d\n", "a\fb\nc\u2028x\n") == "@@ -1,2 +1,2 @@\n a\fb\n-c\u2028d\n+c\u2028x"
+    assert diff("a\r\nb\r\n", "a\r\nc\r\n") == "@@ -1,2 +1,2 @@\n a\n-b\n+c"
+
+
 def test_fields_are_dropped_where_a_location_holds_a_key_and_another_an_index() -> None:
     from mkdocs_claude_transcripts.transcript.reader import _dropped
 

@@ -564,7 +564,7 @@ def diff(old: str, new: str) -> str:
     """The lines ``new`` changes in ``old``, as a unified diff; texts too long to compare
     line by line in good time (difflib's time grows with the product of their lengths)
     as replaced whole."""
-    before, after = old.splitlines(), new.splitlines()
+    before, after = _lines(old), _lines(new)
     if len(before) * len(after) > _COMPARED_AT_MOST:
         return "\n".join([f"@@ -1,{len(before)} +1,{len(after)} @@", *("-" + line for line in before), *("+" + line for line in after)])
     lines = difflib.unified_diff(before, after, lineterm="", n=3)
@@ -572,6 +572,13 @@ def diff(old: str, new: str) -> str:
 
 
 _COMPARED_AT_MOST = 4000 * 4000  # lines of the old text times lines of the new
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a file's text, as an editor counts them: between newlines (a form
+    feed or U+2028 is a character of its line, not the end of it)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
 
 
 @lru_cache(maxsize=512)
