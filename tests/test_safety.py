@@ -236,21 +236,22 @@ def test_a_title_cut_from_a_prompt_keeps_no_part_of_a_secret(tmp_path: Path) -> 
                  "message": {"role": "user", "content": prompt}, **more}  # fmt: skip
         return json.dumps(entry) + "\n"
 
-    # the token starts at the 67th character: the title is cut at the 80th, a description at the 60th
+    # the title is cut at the 80th character, a description at the 60th: each inside the token
     prompt = "Push the release branch to origin, and tag it, with the token " + token + " please"
+    clone = "Clone the repository, then push it with " + token + " now"
     folder = root / "docs" / "proj"
     (folder / sid / "subagents").mkdir(parents=True)
     (folder / f"{sid}.jsonl").write_text(lines(sid, prompt))
-    (folder / sid / "subagents" / "agent-b1b2c3d.jsonl").write_text(lines(sid, "Clone it: " + token, isSidechain=True, agentId="b1b2c3d"))
+    (folder / sid / "subagents" / "agent-b1b2c3d.jsonl").write_text(lines(sid, clone, isSidechain=True, agentId="b1b2c3d"))
     (folder / lone / "subagents").mkdir(parents=True)  # a subagent whose session is not in the site
-    (folder / lone / "subagents" / "agent-c1b2c3d.jsonl").write_text(lines(lone, "Clone it: " + token, isSidechain=True, agentId="c1b2c3d"))
+    (folder / lone / "subagents" / "agent-c1b2c3d.jsonl").write_text(lines(lone, clone, isSidechain=True, agentId="c1b2c3d"))
     site = build(root)
 
     everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in site.rglob("*") if p.is_file())
-    assert token[4:20] not in everything
+    assert token[4:12] not in everything
     titles = {a.get_text(" ", strip=True) for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").select("nav a")}
     assert any("[REDACTED" in title and "Push the release branch" in title for title in titles), titles
-    assert sum("Clone it: [REDACTED" in title for title in titles) == 2, titles
+    assert sum("push it with [REDACTED" in title for title in titles) == 2, titles
 
 
 def test_a_rebuild_from_the_cache_gives_the_same_site(attacked: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
