@@ -169,3 +169,13 @@ def test_many_bad_lines_are_printed_in_brief_and_listed_by_the_report(tmp_path: 
     status, out, _ = convert(str(tmp_path / "s1.jsonl"), "--report", capsys=capsys)
     assert re.findall(r"s1\.jsonl:(\d+): ", out) == [str(n) for n in [*range(2, 32), 33]]
     assert "s1.jsonl: 2 messages; redacted: nothing; 30 problems" in out
+
+
+def test_a_pipe_in_a_code_span_of_a_table_is_escaped_for_github_only() -> None:
+    """GitHub ends a table's cell at a ``|`` inside a code span unless it is escaped;
+    Python-Markdown keeps it, and would show the backslash."""
+    from mkdocs_claude_transcripts.render.flavour import github, portable
+
+    table = "| command | result |\n|---|---|\n| `grep a|b` | ``x|`y`` |\n\nNot a row: `a|b`\n"
+    assert "| `grep a\\|b` | ``x\\|`y`` |" in github(table) and "Not a row: `a|b`" in github(table)
+    assert "| `grep a|b` | ``x|`y`` |" in portable(table)

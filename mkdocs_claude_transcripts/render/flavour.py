@@ -27,6 +27,8 @@ _ATTR = re.compile(r'(data-[a-z-]+)="([^"]*)"')
 _ATTR_LIST = re.compile(r"^[ \t]*\{ (?:\.ct-[a-z-]+ ?)+\}[ \t]*$")
 _ESCAPE = re.compile(r"\\(.)")
 _ANCHOR_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\(#[^)\s]*\)")
+_ROW = re.compile(r"^[ \t>]*\|.*\|[ \t]*$")
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _PAGE_LINK = re.compile(r"(?<!\\)(!?)\[((?:\\.|[^\]\\])*)\]\((?!https?://|mailto:|#)[^)\s]*\)")
 
 
@@ -40,7 +42,15 @@ def github(markdown: str) -> str:
     lines = _without_sections(_without_front_matter(markdown.split("\n")))
     lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END, LIST_END)]
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
-    return _outside_fences(text, lambda line: _ANCHOR_LINK.sub(lambda found: found[1], line))  # their permalinks are gone
+    return _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
+
+
+def _row_pipes(line: str) -> str:
+    """A table's row with each ``|`` inside a code span escaped: GitHub ends a cell at
+    one there (Python-Markdown does not, and would show the backslash)."""
+    if "`" not in line or not _ROW.match(line):
+        return line
+    return _CODE_SPAN.sub(lambda found: found[1] + found[2].replace("|", "\\|") + found[1], line)
 
 
 def without_page_links(markdown: str) -> str:
