@@ -36,6 +36,7 @@ _CHOICES = {"thinking": ("shown", "collapsed", "hidden"), "tool_calls": ("open",
 class Found:
     session: m.Session
     published: bool
+    agent: str | None = None  # the id of the subagent whose file was named; None: the session
 
 
 Loader = Callable[[list[str]], "Found | None"]  # the src_uris a path may name -> the first session found
@@ -102,7 +103,7 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
         start=_text(spec.get("from")), end=_text(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
     )
     look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=bool(spec.get("link", True)))
-    return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, **options)
+    return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, agent=found.agent, **options)
 
 
 def resolve(path: str, page: str) -> list[str] | None:

@@ -346,15 +346,19 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def _load_excerpted(self, candidates: list[str]) -> Found | None:
         for src_uri in candidates:
-            if src_uri in self._excerpted:
-                return self._excerpted[src_uri]
-            source = self._sources.get(src_uri)
-            if source is not None:
+            source = self._sources.get(src_uri) or next((s for s in self._sources.values() if any(a.src_uri == src_uri for a in s.agents)), None)
+            if source is None:
+                continue
+            found = self._excerpted.get(source.src_uri)
+            if found is None:
                 from .pipeline import session_of  # the content model, for pages that show excerpts
 
                 session = session_of(source, self.options, self.redactor)
-                found = self._excerpted[src_uri] = Found(session, published=src_uri in self.by_source)
+                found = self._excerpted[source.src_uri] = Found(session, published=source.src_uri in self.by_source)
+            if src_uri == source.src_uri:
                 return found
+            agent = next((a.id for a in found.session.agents if a.source == src_uri), None)
+            return Found(found.session, found.published, agent) if agent else None
         return None
 
     @event_priority(-100)

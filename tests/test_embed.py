@@ -203,3 +203,13 @@ def test_the_permalinks_of_an_excerpt_lead_to_its_messages(tmp_path: Path) -> No
     assert permalinks
     for permalink in permalinks:
         assert permalink["href"] == "#" + permalink["id"]
+
+
+def test_an_excerpt_of_a_subagents_file_shows_its_conversation_and_links_to_its_page(tmp_path: Path) -> None:
+    agent = f"../transcripts/{S1}/subagents/agent-a41c7e2.jsonl"
+    built = article(build(site(tmp_path, "# Notes\n\n" + block(path=agent, turns="1"))))  # strict: its links resolve
+    text = built.get_text(" ")
+    assert "Find where the" in text and "--units" in text  # the subagent's prompt
+    assert "Fix metric units" not in text  # not the session's
+    assert "Trace the units option" in text  # its title, in the line above
+    assert any(a["href"].startswith(f"../../transcripts/{S1}/agent-a41c7e2/") for a in built.select("a[href]"))

@@ -64,10 +64,14 @@ def select(messages: list[m.AnyMessage], chosen: Range) -> list[m.AnyMessage]:
     return selected
 
 
-def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOptions, page: str, published: bool, prefix: str) -> list[str]:
-    """The Markdown of an excerpt of ``session`` for the page ``page``; message ids get
-    ``prefix``, so that excerpts of several sessions can share a page."""
-    selected = select(session.messages, chosen)
+def excerpt(
+    session: m.Session, chosen: Range, look: Look, options: RenderOptions, page: str, published: bool, prefix: str, agent: str | None = None
+) -> list[str]:
+    """The Markdown of an excerpt of ``session`` (of its subagent ``agent``, where
+    given) for the page ``page``; message ids get ``prefix``, so that excerpts of
+    several sessions can share a page."""
+    shown = next((a for a in session.agents if a.id == agent), None) if agent else None
+    selected = select(shown.messages if shown else session.messages, chosen)
     options = replace(options, thinking=look.thinking or options.thinking, tool_calls=_calls(look, options))
     if look.thinking == "hidden":
         selected = [message for message in selected if not isinstance(message, m.Thinking)]
@@ -75,11 +79,12 @@ def excerpt(session: m.Session, chosen: Range, look: Look, options: RenderOption
         selected = [message for message in selected if not isinstance(message, (m.ToolCall, m.ToolResult))]
     if not selected:
         raise ExcerptError("the range holds nothing left to show")
-    session_page = layout.relative(layout.session_page(session.source), page)
-    ctx = PageContext(options, session, page, published=published, anchor_prefix=prefix)
+    whole = layout.agent_page(session.source, shown.id) if shown else layout.session_page(session.source)
+    ctx = PageContext(options, session, page, agent=shown, published=published, anchor_prefix=prefix)
     lines = [line for _, chunk in message_chunks(selected, ctx) for line in chunk]
     if look.link and published:
-        lines = [*meta("From " + link(session.title, session_page) + _described(chosen)), "", *lines]
+        title = ctx.agent_title(shown.id) if shown else session.title
+        lines = [*meta("From " + link(title, layout.relative(whole, page)) + _described(chosen)), "", *lines]
     if options.snippets:  # (a line of a tool's output included as a file, as on the session's page)
         lines = snippet_guard("\n".join(lines)).split("\n")
     return lines
