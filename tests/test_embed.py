@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -213,3 +214,13 @@ def test_an_excerpt_of_a_subagents_file_shows_its_conversation_and_links_to_its_
     assert "Fix metric units" not in text  # not the session's
     assert "Trace the units option" in text  # its title, in the line above
     assert any(a["href"].startswith(f"../../transcripts/{S1}/agent-a41c7e2/") for a in built.select("a[href]"))
+
+
+def test_an_excerpt_of_a_session_left_out_of_the_site_says_why_its_images_are_not_shown(tmp_path: Path) -> None:
+    root = site(tmp_path, "# Notes\n\n" + block(path="../transcripts/images.jsonl"), options="exclude: 'transcripts/images.jsonl'")
+    shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / "transcripts" / "images.jsonl")
+    text = article(build(root)).get_text(" ")
+    assert "Old style:" in text  # the excerpt is there
+    assert text.count("is not shown: its session is not published") >= 2
+    assert "could not be decoded" not in text
+    assert not [p for p in (root / "site").rglob("*.png") if "images" in p.parent.name and "assets" not in p.parts]

@@ -129,6 +129,8 @@ def shown_images(images: list[m.Image], ctx: PageContext, placed: frozenset[str]
             lines += ["", image(label, target)]
         elif img.url:
             lines += ["", f"{inline(label)}: {inline(img.url)}"]
+        elif not ctx.published:  # an excerpt of a session the site leaves out: its images are not written
+            lines += ["", f"*{inline(label)} ({inline(img.media_type)}) is not shown: its session is not published.*"]
         else:
             lines += ["", f"*{inline(label)} ({inline(img.media_type)}) could not be decoded.*"]
     return lines
