@@ -90,6 +90,28 @@ def transcript_dirs(corpus: Path) -> list[Path]:
     return sorted({path.parent for path in session_files(corpus)})
 
 
+def project_files(folder: Path, projects: list[Path]) -> list[Path]:
+    """The files of a project folder (one of ``projects``, see ``transcript_dirs``): its
+    sessions and what belongs to them, not the project folders nested in it, which
+    are copied on their own. Copied whole, a corpus with sessions at its top, or in a
+    folder and its subfolders, would give the other pipeline some files twice."""
+    nested = {p for p in projects if p != folder and folder in p.parents}
+    found = []
+    for top, folders, names in os.walk(folder):
+        folders[:] = sorted(f for f in folders if Path(top, f) not in nested)
+        found += [Path(top, name) for name in sorted(names)]
+    return found
+
+
+def copy_project(folder: Path, target: Path, projects: list[Path]) -> Path:
+    """Copy a project folder's files (``project_files``) into ``target``."""
+    for path in project_files(folder, projects):
+        out = target / path.relative_to(folder)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out)
+    return target
+
+
 def corpus_bytes(corpus: Path) -> int:
     return sum(p.stat().st_size for p in corpus.rglob("*.jsonl"))
 
@@ -99,22 +121,21 @@ def copy_corpus(corpus: Path, target: Path, megabytes: float) -> int:
     session ids, until it holds about ``megabytes`` of transcripts. Returns the bytes."""
     total, round_ = 0, 0
     limit = megabytes * 1024 * 1024
+    projects = transcript_dirs(corpus)
     while total < limit:
-        for folder in transcript_dirs(corpus):
+        for folder in projects:
             if total >= limit:
                 break
             destination = target / f"copy{round_}" / folder.relative_to(corpus)
-            total += _copy_with_fresh_ids(folder, destination)
+            total += _copy_with_fresh_ids(folder, destination, projects)
         round_ += 1
     return total
 
 
-def _copy_with_fresh_ids(folder: Path, destination: Path) -> int:
+def _copy_with_fresh_ids(folder: Path, destination: Path, projects: list[Path]) -> int:
     mapping: dict[str, str] = {}  # the same id by the same fresh one, in names and in files
     copied = 0
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file():
-            continue
+    for path in project_files(folder, projects):
         relative = _fresh_ids(str(path.relative_to(folder)), mapping)
         out = destination / relative
         out.parent.mkdir(parents=True, exist_ok=True)

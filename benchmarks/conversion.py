@@ -26,7 +26,7 @@ import tempfile
 import venv
 from pathlib import Path
 
-from common import ROOT, corpus_bytes, dump, parser, run, session_files, table, transcript_dirs
+from common import ROOT, copy_project, corpus_bytes, dump, parser, run, session_files, table, transcript_dirs
 
 from mkdocs_claude_transcripts.workers import cores
 
@@ -87,8 +87,9 @@ def time_ccl(corpus: Path, repeat: int, jobs: int = 0) -> float:
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as scratch:
             projects = Path(scratch) / "projects"
-            for number, folder in enumerate(transcript_dirs(corpus)):
-                shutil.copytree(folder, projects / f"{number:02d}{folder.name}")
+            folders = transcript_dirs(corpus)
+            for number, folder in enumerate(folders):
+                copy_project(folder, projects / f"{number:02d}{folder.name}", folders)
             base = [command, "convert", "--all-projects", "--projects-dir", str(projects), "-f", "md"]
             subprocess.run([*base, "--clear-cache"], capture_output=True, check=True)
             best = min(best, run([*base, "--combined", "no", *(["--jobs", str(jobs)] if jobs else [])]).seconds)
@@ -102,7 +103,8 @@ def time_ccl_per_project(corpus: Path, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as scratch:
-            folders = [shutil.copytree(folder, Path(scratch) / f"{n:02d}{folder.name}") for n, folder in enumerate(transcript_dirs(corpus))]
+            found = transcript_dirs(corpus)
+            folders = [copy_project(folder, Path(scratch) / f"{n:02d}{folder.name}", found) for n, folder in enumerate(found)]
             best = min(best, sum(run([command, "convert", str(folder), "-f", "md"]).seconds for folder in folders))
     return best
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from common import (
     append_line,
+    copy_project,
     corpus_bytes,
     cut_corpus,
     dump,
@@ -66,8 +67,9 @@ def one_page(scratch: Path) -> float:
 def theirs(corpus: Path, scratch: Path) -> tuple[float, float, Path]:
     """claude-code-log's export (all projects, its default workers), then a site of its pages."""
     projects = scratch / "projects"
-    for number, folder in enumerate(transcript_dirs(corpus)):
-        shutil.copytree(folder, projects / f"{number:02d}{folder.name}")
+    folders = transcript_dirs(corpus)
+    for number, folder in enumerate(folders):
+        copy_project(folder, projects / f"{number:02d}{folder.name}", folders)
     command = [str(claude_code_log()), "convert", "--all-projects", "--projects-dir", str(projects), "-f", "md"]
     subprocess.run([*command, "--clear-cache"], capture_output=True, check=True)
     export = run([*command, "--combined", "no"]).seconds
