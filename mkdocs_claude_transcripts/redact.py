@@ -58,7 +58,7 @@ def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
 _PASSWORD = r"[^\s;&'\"<>,()\[\]{}$`]"
 _NOT_A_PASSWORD = (
     r"(?:none|null|nil|true|false|undefined|(?-i:(?:[a-z][a-z0-9]*_)*(?:password|passwd|pwd)"
-    r"|(?:self|this|cls)(?:\.[A-Za-z_]\w*)+|(?:[a-z_][a-z0-9_]*\.)+[a-z_]*(?:pass|pwd|auth)[a-z0-9_]*))"
+    r"|(?:self|this|cls)(?:\.[A-Za-z_]\w*)+|(?:[a-z_][a-z0-9_]*\.)+(?=[a-z_]*(?:pass|pwd|auth))[a-z0-9_]*))"
     rf"(?!{_PASSWORD})"
 )
 
@@ -159,12 +159,14 @@ PATTERNS: dict[str, str] = {
     "kube-client-key": r"(?i)\bclient-key-data:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
     # A password given on a command line (curl -u user:password, --password X, mysql -pX,
     # sshpass -p X, redis-cli -a X, openssl's pass:X, keytool -storepass X) or in a
-    # .netrc (machine x login y password X).
+    # .netrc (machine x login y password X). The option is looked for in the 256
+    # characters after the command's name: to a line's end, each name in a long line
+    # (a minified file) would read the rest of it.
     "command-password": (
         r"(?:(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"'/@]+:"
         r"|(?i:(?<![\w-])--pass(?:word|wd)?(?:[ \t]+|=)[\"']?(?![-$])"
-        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]*?[ \t]-p"
-        r"|\b(?:sshpass\b[^\n]*?[ \t]-p|redis-cli\b[^\n]*?[ \t]-a)[ \t]*[\"']?(?![-$])"
+        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]{0,256}?[ \t]-p"
+        r"|\b(?:sshpass\b[^\n]{0,256}?[ \t]-p|redis-cli\b[^\n]{0,256}?[ \t]-a)[ \t]*[\"']?(?![-$])"
         r"|(?<![\w-])-pass(?:in|out)[ \t]+[\"']?pass:|(?<![\w-])-(?:store|key)pass[ \t]+[\"']?(?![-$])"
         r"|\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+))"
         r"(?P<secret>[^\s\"'@]{3,})"

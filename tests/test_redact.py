@@ -114,6 +114,7 @@ def test_every_pattern_is_tested() -> None:
         "password = password; self.password = None; key_password=key_password; password = null",
         'local password="${2:-live}"; password="$PASS"; password="$(cat pass.txt)"',  # references, quoted
         "password=self.key_password; password = options.proxy.password; password=parsed.auth_decoded",
+        "password=config." + "pass" * 5000 + "_2",  # a field, however long its name
         "authorization: required for this endpoint; the cookie: a small file; signature=short",
         # prefixes of tokens, in words that are not
         "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
@@ -179,6 +180,7 @@ def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: 
         ("POSTGRES_PASSWORD=db_pass", "POSTGRES_PASSWORD=[REDACTED:password]"),
         ('DB_PASSWORD="Tr0ub;4dor&3 x" ok', 'DB_PASSWORD="[REDACTED:password]" ok'),  # between quotes, to the closing one
         ("password='it\"s$9x'", "password='[REDACTED:password]'"),
+        ("password=x." + "pass" * 5000 + "!", "password=[REDACTED:password]"),  # not a field's name: it goes on
     ],
 )
 def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: str) -> None:
@@ -198,6 +200,10 @@ def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: 
         ("keytool -list -storepass Ch4ngeIt9 -keystore k.jks", "keytool -list -storepass [REDACTED:command-password] -keystore k.jks"),
         ("machine api.example.com login bob password N3trcPw9", "machine api.example.com login bob password [REDACTED:command-password]"),
         ("git push -u origin main; mkdir -p a/b; mysql -p shop; tool --password $DB_PASS; curl -u bob https://x", None),
+        # In a long line (a minified file) of many commands' names, each is looked at once.
+        ('"mysql" ' * 2000 + "mysql -h db -pR00tPass shop " + "f();" * 2000,
+         '"mysql" ' * 2000 + "mysql -h db -p[REDACTED:command-password] shop " + "f();" * 2000),
+        ("sshpass " * 2000 + "-p Hx9Qw2z ssh bob@host", "sshpass " * 2000 + "-p [REDACTED:command-password] ssh bob@host"),
         ("ssh -p 2222 host; sshpass -p $PASS ssh host; log in with your password; the login page and password field", None),
     ],
 )
