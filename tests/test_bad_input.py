@@ -465,6 +465,12 @@ def test_a_prompt_of_tags_that_nothing_closes_keeps_the_tags_claude_code_wrote()
     assert tagged.rest == "<b>" * 5000 + "<div>pasted</div>" + "<i>" * 5000
 
 
+def test_the_attributes_of_a_tag_are_read_past_a_long_word() -> None:
+    # A name is looked for where a word starts, not from each letter of a long word.
+    text = '<teammate-message teammate_id="lead" ' + "x" * 20000 + ' color="blue" 9size="1">Hi.</teammate-message>'
+    assert split_tags(text).attrs == {"teammate-message": {"teammate_id": "lead", "color": "blue"}}
+
+
 _REMINDER = re.compile(r"\n*<system-reminder>(.*?)</system-reminder>\s*", re.DOTALL)
 
 

@@ -18,7 +18,9 @@ from .. import model as m
 
 _OPEN = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>")
 _CLOSE = re.compile(r"</(?P<name>[a-z][a-z0-9_-]*)\s*>")
-_ATTR = re.compile(r'([a-zA-Z_][\w-]*)\s*=\s*"([^"]*)"')
+# (A name starts where a word does: tried inside a long word, it would read the word
+# to its end from each of its letters.)
+_ATTR = re.compile(r'(?<![\w-])([a-zA-Z_][\w-]*)\s*=\s*"([^"]*)"')
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 # Versions before the isCompactSummary flag mark the summary only by its opening words.
 _CONTINUED = "This session is being continued from a previous conversation"
