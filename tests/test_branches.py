@@ -55,6 +55,44 @@ def test_branches_are_those_the_rule_gives() -> None:
         assert branches.abandoned(ordered) == by_the_letter(ordered)
 
 
+def chain_order_by_the_letter(entries: list) -> list:
+    """File order, but an entry written before its parent right after it (and after
+    what comes right after its parent before it): placed as it is read, or once its
+    parent is."""
+    position = {e.uuid: i for i, (_, e) in enumerate(entries) if getattr(e, "uuid", None)}
+    waiting: dict[str, list] = {}
+    ordered: list = []
+
+    def place(item) -> None:
+        ordered.append(item)
+        for child in waiting.pop(item[1].uuid, []):
+            place(child)
+
+    for index, item in enumerate(entries):
+        parent = item[1].parentUuid
+        if parent and position.get(parent, -1) > index:
+            waiting.setdefault(parent, []).append(item)
+        else:
+            place(item)
+    return ordered + [item for items in waiting.values() for item in items]
+
+
+def test_entries_written_before_their_parents_come_after_them() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        count = rng.randrange(2, 30)
+        made = [entry(line, rng.choice(["prompt", "answer", "result"]), rng.randrange(1, count + 1) if rng.random() < 0.9 else None)
+                for line in range(1, count + 1)]  # fmt: skip
+        rng.shuffle(made)
+        assert branches.in_chain_order(made) == chain_order_by_the_letter(made)
+
+
+def test_a_chain_written_backwards_thousands_deep_is_put_in_order() -> None:
+    n = 20_000  # deeper than Python lets a function call itself
+    written = [entry(line, "prompt" if line % 2 else "answer", line - 1 if line else None) for line in reversed(range(n))]
+    assert [line for line, _ in branches.in_chain_order(written)] == list(range(n))
+
+
 def test_a_thousand_rewinds_gather_each_entry_a_few_times(monkeypatch) -> None:
     visited: list[int] = []
     gather = branches._subtree

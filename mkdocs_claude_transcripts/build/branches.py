@@ -38,10 +38,16 @@ def in_chain_order(entries: list[tuple[int, raw.AnyEntry]]) -> list[tuple[int, r
 
 
 def _place(item: tuple[int, raw.AnyEntry], ordered: list[tuple[int, raw.AnyEntry]], late: dict[str, list]) -> None:
-    ordered.append(item)
-    uuid = getattr(item[1], "uuid", None)
-    for child in late.pop(uuid, []) if uuid else []:
-        _place(child, ordered, late)
+    """``item``, then the entries waiting for it, each followed by those waiting for
+    it, depth first (with a stack of its own: a chain written child before parent
+    may be thousands of entries deep)."""
+    stack = [item]
+    while stack:
+        placed = stack.pop()
+        ordered.append(placed)
+        uuid = getattr(placed[1], "uuid", None)
+        if uuid and uuid in late:
+            stack.extend(reversed(late.pop(uuid)))
 
 
 def abandoned(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:
