@@ -94,6 +94,14 @@ def test_blocks_of_kinds_not_known_holding_anything_are_compared() -> None:
     assert written_again(entries) == {4, 5}
 
 
+def test_an_entry_of_thousands_of_blocks_written_again_is_found_whole() -> None:
+    notes = [text(f"note {n} of the pasted list") for n in range(3000)]
+    again = [user(1, notes), assistant(2, "msg_1", [text("Done.")]), user(3, notes[::-1]), assistant(4, "msg_1", [text("Done.")])]
+    assert written_again(again) == {3, 4}
+    more = [*again[:2], user(3, [*notes, text("One more.")]), again[3]]  # holds a block the first did not
+    assert written_again(more) == {4}
+
+
 def _sessions() -> Iterator[Path]:
     """The golden sessions, and the corpus's sessions under 400 KB where it is here."""
     golden = [p for p in sorted((ROOT / "tests" / "golden").glob("*.jsonl")) if p.stem != "replayed_lines"]  # holds copies already

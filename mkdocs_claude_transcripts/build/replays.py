@@ -39,12 +39,21 @@ def written_again(entries: list[tuple[int, raw.AnyEntry]]) -> set[int]:
         first = again_of.get(after)
         if first is not None:  # an earlier user entry before the answer this one comes before again
             held = before.get(first, {}).get(_block_key(blocks[0]), [])
-            if any(all(block in _blocks(earlier.message.content) for block in blocks) for earlier in held):
+            if any(_holds(earlier, blocks) for earlier in held):
                 found.add(line)
         kept = before.setdefault(after, {})
         for key in {_block_key(block) for block in blocks}:
             kept.setdefault(key, []).append(entry)
     return found
+
+
+def _holds(earlier: raw.UserEntry, blocks: list[Any]) -> bool:
+    """Whether ``earlier`` holds each of ``blocks`` (each looked for among its blocks of
+    the same key alone: an entry of thousands of blocks is not compared with each)."""
+    by_key: dict[Any, list[Any]] = {}
+    for block in _blocks(earlier.message.content):
+        by_key.setdefault(_block_key(block), []).append(block)
+    return all(block in by_key.get(_block_key(block), ()) for block in blocks)
 
 
 def _assistants_again(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:
