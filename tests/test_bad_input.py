@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import itertools
 import json
 import logging
 import re
@@ -19,7 +20,7 @@ from mkdocs_claude_transcripts.build.user import _tags, split_tags
 from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover, session_of
 from mkdocs_claude_transcripts.render import brackets
 from mkdocs_claude_transcripts.render.context import RenderOptions
-from mkdocs_claude_transcripts.render.markdown import _neutralise_links, prose
+from mkdocs_claude_transcripts.render.markdown import _TEXT_ITEM, _neutralise_links, prose
 from mkdocs_claude_transcripts.render.text import split_reminders
 
 from .conftest import build, built_pages, make_site
@@ -519,6 +520,30 @@ def test_links_are_kept_or_shown_as_text_as_before_in_one_reading(pieces: list[s
     assert _neutralise_links(text) == _links_as_before(text)
 
 
+def test_a_long_list_numbered_with_parentheses_goes_on_in_paragraphs() -> None:
+    # Each item of a "1)" list (text to Python-Markdown) gets a line break, which
+    # Python-Markdown reads as a mark: past a paragraph's weight, an item starts a
+    # paragraph of its own instead, every item still on a line of its own.
+    items = [f"{n}) step {n} of the plan" for n in range(1, 20_001)]
+    out = prose("\n".join(items))
+    assert 5 < out.count("") < 200
+    assert [line.removesuffix("  ") for line in out if line] == items
+    assert all(line.endswith("  ") or not later for line, later in itertools.pairwise(out) if line)  # a break, or a blank line
+    assert "" not in prose("\n".join(items[:300]))  # a list of hundreds stays one paragraph
+
+
+_OLD_TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from([">", " ", "\t", "-", "1.", "2)", "*", "x", "  "]), max_size=12).map("".join))
+def test_an_item_in_a_quote_is_found_as_before_in_one_reading(text: str) -> None:
+    # The spaces after a quote's mark could be read by two parts of the pattern, which
+    # made a line of sixteen marks and no item try 2^16 ways.
+    old, new = _OLD_TEXT_ITEM.match(text), _TEXT_ITEM.match(text)
+    assert (old and (old.span(), old.span("marker"))) == (new and (new.span(), new.span("marker")))
+
+
 def test_a_long_paragraph_full_of_marks_is_cut_where_a_line_begins() -> None:
     # Python-Markdown copies the rest of a paragraph at each mark it reads: a pasted
     # log of lines full of "<" and "&", one paragraph, took time growing with its
@@ -533,9 +558,18 @@ def test_a_long_paragraph_full_of_marks_is_cut_where_a_line_begins() -> None:
     for text in (
         "A sentence of words, and *one* mark.\n" * 200,
         "- item <x> & <y> & <z>\n" * 3000,
-        "| a <b> | c & d |\n" * 3000,
+        "| a | b |\n|---|---|\n" + "| a <b> | c & d |\n" * 3000,
+        "| a | b |\n|||\n" + "| a <b> | c & d |\n" * 3000,  # (to Python-Markdown, "|||" is under a header too)
+        "Some text.\n\n| a | b |\n|---|---|\n" + "| a <b> | c & d |\n" * 3000,
     ):
-        assert "" not in prose(text.rstrip("\n")), text[:20]
+        assert "" not in prose(text.rstrip("\n"))[2:], text[:20]
+    # Rows of no table (a query's result pasted) are lines of text, and cut as they are,
+    # but not before a line that would start a table then.
+    rows = ["| a <b> | c & d |"] * 3000
+    cut = prose("\n".join(rows))
+    assert 5 < cut.count("") < 200 and [line for line in cut if line] == prose(rows[0]) * 3000
+    headed = prose("\n".join(line for n in range(3000) for line in ["| a <b> | c & d |", *(["|---|---|"] if n % 5 == 4 else [])]))
+    assert 5 < headed.count("") < 200 and all(headed[at + 2] != "|---|---|" for at, line in enumerate(headed[:-2]) if not line)
     # Lines indented less than code, and lines ending in a line break (two spaces), are
     # cut as others are.
     for line in ("  File \"app.py\", line 4, in <module> a&b", "a line of log text  "):

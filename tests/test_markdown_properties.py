@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_claude_transcripts.render import brackets
+from mkdocs_claude_transcripts.render import markdown as md
 from mkdocs_claude_transcripts.render.fences import FENCES
 from mkdocs_claude_transcripts.render.guard import MARKER
 from mkdocs_claude_transcripts.render.markdown import block, clean, fence, front_matter, inline, prose
@@ -184,3 +185,33 @@ def test_a_front_matter_is_yaml_whatever_characters_its_title_holds() -> None:
         data = yaml.safe_load("\n".join(lines[1 : lines.index("---", 1)]))
         assert data["render_macros"] is False and data["title"].startswith("it") and data["title"].endswith("s"), hex(start)
         assert data["tags"] == [data["title"]]
+
+
+BLANKS = st.lists(
+    st.sampled_from(["\n", "\n\n\n", " \n", "\t\n", "\n  \n", "\u2028\n", "x", "word ", "- ", "  - ", "1. ", "1) ", "> ", ">\n",
+                     "    ", "```\n", "~~~\n", "| a | b |\n", "|---|---|\n", "# ", "---\n", "[", "](x)", "*", "`", "\\"]),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@SETTINGS
+@given(BLANKS)
+@example("a\n\n\n\n    code\n\n\n\n    more\n\n\nb")  # in code, blank lines are kept
+@example("- a\n\n\n\n    b\n\n\n- c")  # an item's paragraphs
+@example("> a\n\n\n> b")
+@example("```\na\n\n\n\nb\n```\n\n\nc")
+def test_a_run_of_blank_lines_in_prose_is_written_as_one_and_shows_the_same(text: str) -> None:
+    squeezed = prose(text)
+    original = md._goes_on_blanks
+    md._goes_on_blanks = lambda line, blank: False
+    try:
+        every = prose(text)
+    finally:
+        md._goes_on_blanks = original
+    assert len(squeezed) <= len(every)
+    assert str(render(squeezed)) == str(render(every))
+
+
+def test_a_prompt_of_a_million_blank_lines_is_two_paragraphs() -> None:
+    lines = prose("Before." + "\n \n" * 500_000 + "After.")
+    assert lines == ["Before.", "", "After."]

@@ -219,6 +219,33 @@ def test_a_table_longer_than_a_page_goes_on_with_its_header(tmp_path: Path) -> N
     assert max(len(page.markdown) for page in convert(root / "docs" / "s", page_size=page_size).pages) < 2 * page_size
 
 
+def test_rows_of_no_table_and_tables_of_empty_cells_are_cut_into_pages(tmp_path: Path) -> None:
+    """Lines of "|" under no header (a query's result pasted) are text, cut as text is;
+    "|||" under a header makes a table to Python-Markdown, each cell a tag, cut between
+    its rows: with the defaults, every page stays under 1 MB, and every row is shown."""
+    rows = "\n".join(f"| {n} | src/app{n % 97}/main.py | {n * 7} |" for n in range(40_000))  # 1.5 MB
+    empty = "| a | b | c | d |\n|||||\n" + "\n".join("|||||" for _ in range(100_000))
+    session = "6f6f6f6f-1111-4222-8333-444444444444"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "+----+\n" + rows}},
+        {"type": "user", "message": {"role": "user", "content": empty}},
+    ]
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    root = make_site(tmp_path, config="markdown_extensions:\n  - tables\n")
+    (root / "docs" / "s").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    pages = list((build(root, strict=True) / "s" / session).rglob("index.html"))
+    assert len(pages) > 4 and max(page.stat().st_size for page in pages) < 1_000_000
+    soups = [BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser") for page in pages]
+    text = "".join(soup.select_one("article").get_text() for soup in soups)
+    assert all(f"| {n} | src/app{n % 97}/main.py | {n * 7} |" in text for n in range(0, 40_000, 997))
+    assert not any(table.select("td") and "src/app" in table.get_text() for soup in soups for table in soup.select("table"))
+    headed = [table for soup in soups for table in soup.select("article table")]
+    assert len(headed) > 1 and all([th.get_text() for th in table.select("thead th")] == ["a", "b", "c", "d"] for table in headed)
+    assert sum(len(table.select("tbody tr")) for table in headed) == 100_000
+
+
 def test_every_kind_of_message_cut_small_still_renders_whole(tmp_path: Path) -> None:
     """The golden cases, with pages so small that most of their messages are cut: no
     piece leaves Markdown syntax showing, or a fence or a block open."""

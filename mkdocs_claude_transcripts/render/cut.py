@@ -25,13 +25,21 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .markdown import BLOCK_HEAD, OUTPUT_END, OUTPUT_START, PERMALINK, block_head, fence_closes, fence_open
+from .markdown import (
+    BLOCK_HEAD,
+    OUTPUT_END,
+    OUTPUT_START,
+    PERMALINK,
+    block_head,
+    fence_closes,
+    fence_open,
+    starts_table,
+)
 
 _START = re.compile(r'data-start="(\d+)"')
 # The info of a fence of code in a language: highlighted, a tag a word (and a number a line).
 _LANGUAGE = re.compile(r'[ \t]*(?:\{[^}]*data-lang="|[A-Za-z])')
 _TABLE_ROW = re.compile(r"^\s*\|")
-_TABLE_DELIMITER = re.compile(r"^\s*\|(?:\s*:?-+:?\s*\|)+\s*$")  # the line under a table's header
 
 
 @dataclass
@@ -133,7 +141,8 @@ def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int]]:
     size = 0
 
     def cut_before(index: int, opened: list[_Open], previous: str, line: str) -> bool:
-        return size >= limit and _may_cut(opened, previous, line, size, limit)
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        return size >= limit and _may_cut(opened, previous, line, following, size, limit)
 
     def started(again: list[str]) -> None:
         nonlocal size
@@ -168,7 +177,7 @@ def _cut_where(
     current: list[str] = []
     start = 0
     opened: list[_Open] = []
-    previous = ""
+    previous = earlier = ""
     for index, line in enumerate(lines):
         _end_blocks(opened, line)
         if current and cut_before(index, opened, previous, line):
@@ -178,27 +187,30 @@ def _cut_where(
             started(current)
             for item in opened:
                 item.filled = False
-        _follow(opened, line, previous)
+        _follow(opened, line, previous, earlier)
         current.append(line)
         weigh(index)
-        previous = line
+        previous, earlier = line, previous
     pieces.append((current, start))
     return pieces
 
 
-def _may_cut(opened: list[_Open], previous: str, line: str, size: int, limit: int) -> bool:
-    """Whether a piece may end before ``line``: the next piece begins with something,
-    what is open has something in it; inside a fence, before any line of it; elsewhere
-    before a paragraph (or any line but a table's, once well past the limit)."""
+def _may_cut(opened: list[_Open], previous: str, line: str, following: str, size: int, limit: int) -> bool:
+    """Whether a piece may end before ``line`` (``following`` after it): the next piece
+    begins with something, what is open has something in it; inside a fence, before
+    any line of it; in a table, before a row of its body; elsewhere before a paragraph
+    (or any line, once well past the limit), but not inside a table's header or where
+    the next piece would begin with one."""
     if not line.strip() or (opened and not opened[-1].filled):
         return False
     if opened and opened[-1].kind == "fence":
         return not fence_closes(line, opened[-1].mark)
     if BLOCK_HEAD.match(previous) or OUTPUT_START in (previous.strip(), line.strip()) or line.strip() == OUTPUT_END:
         return False  # a block or region would begin, or end, with nothing in it
-    if _TABLE_ROW.match(previous) and _TABLE_ROW.match(line):
-        # Between two rows of a table's body: the next piece starts with its header again.
-        return bool(opened and opened[-1].kind == "table")
+    if opened and opened[-1].kind == "table" and _TABLE_ROW.match(line):
+        return True  # between two rows of its body: the next piece starts with its header again
+    if "|" in line and (starts_table(previous, line) or starts_table(line, following)):
+        return False
     return not previous.strip() or size > limit * 3 // 2
 
 
@@ -213,9 +225,9 @@ def _end_blocks(opened: list[_Open], line: str) -> None:
             opened.pop()
 
 
-def _follow(opened: list[_Open], line: str, previous: str) -> None:
-    """Keep ``opened`` up to date with what ``line`` (after ``previous``) opens or closes
-    (its end of blocks is ``_end_blocks``)."""
+def _follow(opened: list[_Open], line: str, previous: str, earlier: str) -> None:
+    """Keep ``opened`` up to date with what ``line`` (after ``previous``, itself after
+    ``earlier``) opens or closes (its end of blocks is ``_end_blocks``)."""
     if opened and opened[-1].kind == "fence":
         if fence_closes(line, opened[-1].mark):
             opened.pop()
@@ -229,7 +241,8 @@ def _follow(opened: list[_Open], line: str, previous: str) -> None:
     for item in opened:
         item.filled = True
     indent = len(line) - len(line.lstrip(" "))
-    if stripped.startswith("|") and _TABLE_DELIMITER.match(line) and _TABLE_ROW.match(previous):
+    if stripped.startswith("|") and _TABLE_ROW.match(previous) and not earlier.strip() and starts_table(previous, line):
+        # (A table starts a block, after a blank line; its rows here start with "|".)
         opened.append(_Open("table", indent, previous, mark=line, filled=False))
     elif stripped == OUTPUT_START:
         opened.append(_Open("output", indent, line))

@@ -25,10 +25,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from types import SimpleNamespace
 from urllib.parse import quote
 from xml.etree.ElementTree import Element
 
 from markdown.blockprocessors import HRProcessor
+from markdown.extensions.tables import TableProcessor
 from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
 
 from . import brackets
@@ -110,7 +112,9 @@ _TOC = re.compile(r"^\s*\[TOC\]\s*$", re.IGNORECASE)
 # directly, but Python-Markdown does not: a blank line is put before them.
 _LIST_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\S")  # (matched where a line's text starts)
 _ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)(?=\S)")
-_TEXT_ITEM = re.compile(r"^(?:[ \t]*>[ ]?)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # in a quote or not
+# (In a quote or not; the spaces after a ">" are read by the next "[ \t]*" alone: read by
+# either of two, they made a line of sixteen marks with no item after them try 2^16 ways.)
+_TEXT_ITEM = re.compile(r"^(?:[ \t]*>)*[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _EMPTY_ITEM = re.compile(r"^[ \t]*(?P<marker>[-+*]|\d{1,9}[.)])(?P<gap>[ \t]+)$")
 _COMPOUND = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|>)")  # an item's text, a block of its own
 _ITEM_START = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # an item, its text empty or not
@@ -121,6 +125,10 @@ _IN_QUOTE = re.compile(r"^[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>")
 _ROW = re.compile(r" {0,3}\|.*\|[ \t]*$")  # a table's row, matched where a line's text starts
 _QUOTED_ROW = re.compile(r"^[ \t>]*\|.*\|[ \t]*$")  # a table's row, in a quote or a list or not
 _DELIMITER_ROW = re.compile(r"^[ \t>]*\|(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*$")  # the line under a table's header
+# What Python-Markdown may take for the line under a table's header, in a quote or not:
+# "|", ":", "-" and spaces, its cells empty or not ("|||" is one, "| - | -" too).
+_SEPARATOR_LIKE = re.compile(r"^[ >]*(?=[^|]*\|)[|:\- ]*$")
+_TABLES = TableProcessor(SimpleNamespace(md=SimpleNamespace(tab_length=4)), {})  # type: ignore[arg-type]
 
 
 def clean(text: str) -> str:
@@ -223,9 +231,14 @@ def prose(text: str) -> list[str]:
     i = 0
     previous = ""
     boxed = False  # the line before was shown in a box of its own
+    blank = False  # the line before was blank, and written here (not as a fence's)
     quote_list = ""  # the marks of the quote the line is in, if it holds a list's item
     while i < len(lines):
         line = lines[i]
+        if _goes_on_blanks(line, blank):
+            i += 1
+            continue
+        blank = False
         after_box, boxed = boxed, False
         code = _code_indent(line, lists) if line[:1] in (" ", "\t") and not previous.strip() else None
         if code is not None:
@@ -286,7 +299,7 @@ def prose(text: str) -> list[str]:
             paragraph.reset()
             lists.close()
             previous = ""
-        elif (cut := paragraph.cut(line, previous, lists)) is not None:
+        elif (cut := paragraph.cut(line, previous, lists, lines[i + 1] if i + 1 < len(lines) else "")) is not None:
             out.append(cut)
             if cut and not _QUOTE.match(line) and not lists.items:
                 line = f"{cut} {line}"  # a line the quote took lazily, kept in it
@@ -327,7 +340,9 @@ def prose(text: str) -> list[str]:
             out.append(converted[:at].rstrip())  # (a heading in a quote starts a block too)
             paragraph.reset()
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
-        paragraph.add(converted, marks + bool(lists.items), first=not out or not out[-1], item_text=item_text)
+        first = not out or not out[-1]
+        table = first and i + 1 < len(lines) and starts_table(converted, lines[i + 1])
+        paragraph.add(converted, marks + bool(lists.items), first=first, item_text=item_text, table=table)
         out.append(converted)
         if quoted_heading or (converted.startswith("**") and _is_heading(_HEADING.match(line))):
             out.append(converted[:at].rstrip())  # a heading ends its paragraph (in a quote, with its marks)
@@ -335,9 +350,10 @@ def prose(text: str) -> list[str]:
                 lists.close()  # and, where a line starts with it, the list it came after
             line = ""
         previous = line
+        blank = not lines[i].strip()
         i += 1
     if ")" in text and _PARTED_ANYWHERE.search(text):
-        _break_before_parted(out, fenced)
+        _break_before_parted(out, fenced, lists.breaks)
     if "[" in text:
         brackets.escape_unclosed(out, fenced, lists.texts)
     for at in sorted(lists.breaks | lists.ends.keys(), reverse=True):
@@ -346,17 +362,40 @@ def prose(text: str) -> list[str]:
     return out
 
 
-def _break_before_parted(out: list[str], fenced: list[range]) -> None:
+def starts_table(header: str, under: str) -> bool:
+    """Whether a block that starts with these two lines may be a table, as Python-Markdown
+    reads them (``tables``: a header of cells, then a line of "-", ":" and "|"; "|||" is
+    one). In a quote, the line under the header is taken for one when it may be."""
+    if "|" not in header or not _SEPARATOR_LIKE.match(under):
+        return False
+    return ">" in under or _TABLES.test(None, f"{header}\n{under}")  # type: ignore[arg-type]
+
+
+def _goes_on_blanks(line: str, blank: bool) -> bool:
+    """Whether ``line`` is blank after a blank line of prose, and so is left out: a run
+    of blank lines is one blank line to Markdown (in code they are kept: code is
+    copied into a fence, and its lines are not read here), and Python-Markdown takes
+    time growing with the square of their number."""
+    return blank and not line.strip()
+
+
+def _break_before_parted(out: list[str], fenced: list[range], blanks: set[int]) -> None:
     """A line break before each item of a list numbered "1)" (CommonMark's list,
     Python-Markdown's text, which ran the items into one line): a list that starts a
     paragraph, or one from "1)" on (a list of another number does not interrupt a
-    paragraph)."""
+    paragraph). Python-Markdown copies the rest of a paragraph at each line break, as
+    at each mark (``_Paragraph``): where a paragraph's length times its breaks passes
+    its weight, the item starts a paragraph instead (a blank line before it, added to
+    ``blanks``), unless it is in a quote or a list."""
     listed = False
     code: set[int] | None = None  # the lines of fences, once an item is found
+    length = breaks = 0  # of the paragraph so far
     for at, line in enumerate(out):
         if not line.strip(" >"):
             listed = False
+            length = breaks = 0
             continue
+        length += len(line) + 1
         item = _PARTED.match(line) if ")" in line else None
         if item is None:
             continue
@@ -366,7 +405,12 @@ def _break_before_parted(out: list[str], fenced: list[range]) -> None:
             listed = False
         elif listed or item["number"] == "1" or not previous.strip(" >"):
             if previous.strip(" >") and not previous.endswith("  "):
-                out[at - 1] += "  "
+                if length * breaks > _PARAGRAPH_WEIGHT and line[:1] not in " \t>" and previous[:1] not in " \t>":
+                    blanks.add(at)
+                    length, breaks = len(line) + 1, 0
+                else:
+                    out[at - 1] += "  "
+                    breaks += 1
             listed = True
 
 
@@ -384,15 +428,17 @@ class _Paragraph:
 
     def reset(self, listed: bool = False) -> None:
         self.length = self.marks = 0
+        self.table = False  # it is a table (to Python-Markdown: a header, then a line under it)
         self.quote = ""  # the marks of the quote it is in, which its lines go on in
         self.quoted = False  # whether it is in a quote, in a list or not
         self.listed = listed  # whether it is in a list whose first item starts a block
         self.item_quote = ""  # the indentation and marks of the quote in an item it is in
 
-    def add(self, line: str, marks: int, first: bool, item_text: bool = False) -> None:
+    def add(self, line: str, marks: int, first: bool, item_text: bool = False, table: bool = False) -> None:
         """A line of the paragraph, holding ``marks``; ``first`` if it starts a block;
-        ``item_text`` if it is text of a list's item."""
+        ``item_text`` if it is text of a list's item; ``table`` if a table's header."""
         if not self.length:
+            self.table = table
             quote = _QUOTE.match(line)
             self.quote = quote.group().rstrip() if quote else ""
             self.quoted = bool(_IN_QUOTE.match(line))
@@ -402,12 +448,13 @@ class _Paragraph:
         self.length += len(line)
         self.marks += marks
 
-    def cut(self, line: str, previous: str, lists: _ListIndent) -> str | None:
-        """What to write before ``line`` to end the paragraph there, past its weight: a
-        blank line, or in a quote a line of its marks; None to go on (in a table, before
-        a line indented as code, between lines of quotes nested unlike). In a list, the
-        lines after the cut are indented into their item."""
-        if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip():
+    def cut(self, line: str, previous: str, lists: _ListIndent, following: str = "") -> str | None:
+        """What to write before ``line`` (``following`` after it) to end the paragraph
+        there, past its weight: a blank line, or in a quote a line of its marks; None to
+        go on (in a table, before a line indented as code or a table's header, between
+        lines of quotes nested unlike). In a list, the lines after the cut are indented
+        into their item."""
+        if self.length * self.marks <= _PARAGRAPH_WEIGHT or not line.strip() or self.table:
             return None
         if lists.items and self.item_quote:
             return self._cut_in_item(line, previous)
@@ -423,9 +470,11 @@ class _Paragraph:
             if own is not None and own.group().rstrip() != self.quote:
                 return None
             inner, before = line[own.end() if own else 0 :], previous[last.end() if last else 0 :]
-        if not (inner.strip() and _plain(inner) and _plain(before)):
+        if not (inner.strip() and _plain(inner, rows=True) and _plain(before, rows=True)):
             return None
-        return None if _LIST_ITEM.match(inner) or _ROW.match(inner) or _ROW.match(before) else self.quote
+        # (Lines of "|" that are no table, a query's result pasted, are cut as text is,
+        # but for a line that would be a table's header after the cut.)
+        return None if _LIST_ITEM.match(inner) or starts_table(inner, following) else self.quote
 
 
     def _cut_in_item(self, line: str, previous: str) -> str | None:
@@ -448,11 +497,12 @@ def _after_marks(line: str, depth: int) -> str | None:
     return text[quote.end() :] if quote.group().count(">") == depth else None
 
 
-def _plain(line: str) -> bool:
-    """Whether ``line`` starts as a line of a paragraph: not a quote or a table row, and
-    indented less than code (a cut before it would make code of an indented line)."""
+def _plain(line: str, rows: bool = False) -> bool:
+    """Whether ``line`` starts as a line of a paragraph: not a quote or (unless ``rows``)
+    a table row, and indented less than code (a cut before it would make code of an
+    indented line)."""
     text = line.lstrip(" ")
-    return len(line) - len(text) < 4 and text[:1] not in _BLOCK_STARTS
+    return len(line) - len(text) < 4 and text[:1] not in ("\t>" if rows else _BLOCK_STARTS)
 
 
 def _as_code(line: str, lists: _ListIndent, lazy_quote: str) -> str | None:
