@@ -166,6 +166,47 @@ def secret_starts(s: _Session, size: int, r: random.Random) -> None:
     s.tool(1, "Bash", {"command": "cat fixture.txt"}, text)
 
 
+def long_words(s: _Session, size: int, r: random.Random) -> None:
+    # Words as long as the session is large where a pattern looks for a name or a
+    # value after one: a minified file naming a command every 2 KB (each name looks
+    # for the command's options), a tag's attribute of one word, and a password's
+    # value that looks like an object's field ("x.passpass...").
+    third = size // 3
+    chunk = "var a=require('x');function f(b){return b*2};" * 43
+    s.prompt("Read the bundle.")
+    s.tool(1, "Read", {"file_path": "/work/project/dist/server.min.js"}, (chunk + '"mysql"') * (third // len(chunk)))
+    s.prompt("<command-name x" + "a" * third + ">/review</command-name>")
+    s.prompt("password=x." + "pass" * (third // 4) + "!")
+
+
+def pasted_text(s: _Session, size: int, r: random.Random) -> None:
+    # What a prompt may hold pasted: a query's result (rows of "|" under no header),
+    # a run of blank lines, a list numbered "1)", and a table of empty cells ("|||"
+    # under a header makes one to Python-Markdown).
+    quarter = size // 4
+    rows = "\n".join(f"| {n} | src/app_{n % 97}/__init__.py | {n * 7} |" for n in range(quarter // 40))
+    s.prompt("+----+----+----+\n" + rows)
+    s.prompt("Before." + "\n \n" * (quarter // 3) + "After.")
+    s.prompt("\n".join(f"{n}) step {n}" for n in range(1, quarter // 12)))
+    s.prompt("| a | b | c | d |\n|||||\n" + "\n".join("|||||" for _ in range(quarter // 6)))
+
+
+def written_again(s: _Session, size: int, r: random.Random) -> None:
+    # A session resumed: a prompt of thousands of blocks, written again with its
+    # answer; then a chain of prompts written last first (each entry before its parent).
+    half = size // 2
+    blocks = [{"type": "text", "text": f"note {n} of the pasted list"} for n in range(half // 40)]
+    s.prompt(blocks)
+    s.answer([{"type": "text", "text": "Done."}])
+    s.prompt(blocks)
+    s.add("assistant", {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "Done."}]})
+    chain = [f"{n:08x}-1111-4000-8000-{s.session_id[-12:]}" for n in range(half // 300)]
+    before = s._parent
+    for n in reversed(range(len(chain))):
+        s.add("user", {"role": "user", "content": f"prompt {n}"}, parent=chain[n - 1] if n else before)
+        s.entries[-1]["uuid"] = chain[n]
+
+
 def image(s: _Session, size: int, r: random.Random) -> None:
     data = base64.b64encode(r.randbytes(size * 3 // 4)).decode()
     s.prompt(
@@ -295,7 +336,8 @@ SHAPES: dict[str, Callable[..., None]] = {
     "one table": table_, "hundreds of subagents": subagents, "rewound again and again": rewound,
     "the starts of secrets": secret_starts, "a prompt of tags that nothing closes": tags,
     "blank lines and blocks that nothing ends": unended, "links that nothing closes": links,
-    "a log in a list's item, marks in a quote": in_containers,
+    "a log in a list's item, marks in a quote": in_containers, "words read to their end": long_words,
+    "a query's result, blank lines, 1) items, empty cells": pasted_text, "written again, a chain written backwards": written_again,
 }  # fmt: skip
 
 
