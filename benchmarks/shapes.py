@@ -11,7 +11,11 @@ conversation rewound again and again, a line of the words that begin secrets (ev
 pattern of redaction tried all along it), a prompt of tags that nothing closes
 (pasted HTML), runs of blank lines before a reminder or an agent's footer and private
 keys that nothing ends, a paragraph of links that nothing closes, a log under a list's
-item and lines of marks in a quote, and, to compare, many short turns. Each is
+item and lines of marks in a quote, words that patterns read to their end (a command's
+name in a minified file, a tag's attribute, a password's value), what a prompt may hold
+pasted (a query's result, a run of blank lines, a list numbered "1)", a table of empty
+cells), a session written again as it resumed and a chain of entries written last
+first, and, to compare, many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
 size, and its pages rendered by Python-Markdown with the extensions of the site
 below ("render"); "growth" is the time of both at the largest size over their time
