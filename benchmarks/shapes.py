@@ -14,8 +14,8 @@ keys that nothing ends, a paragraph of links that nothing closes, a log under a 
 item and lines of marks in a quote, words that patterns read to their end (a command's
 name in a minified file, a tag's attribute, a password's value), what a prompt may hold
 pasted (a query's result, a run of blank lines, a list numbered "1)", a table of empty
-cells), a session written again as it resumed and a chain of entries written last
-first, and, to compare, many short turns. Each is
+cells), a session written again as it resumed, a chain of entries written last
+first and prompts queued by the thousand, and, to compare, many short turns. Each is
 converted in this process (``pipeline.convert_session``, best of two runs) at each
 size, and its pages rendered by Python-Markdown with the extensions of the site
 below ("render"); "growth" is the time of both at the largest size over their time
@@ -197,8 +197,13 @@ def pasted_text(s: _Session, size: int, r: random.Random) -> None:
 
 def written_again(s: _Session, size: int, r: random.Random) -> None:
     # A session resumed: a prompt of thousands of blocks, written again with its
-    # answer; then a chain of prompts written last first (each entry before its parent).
-    half = size // 2
+    # answer; a chain of prompts written last first (each entry before its parent);
+    # and prompts queued by the thousand while Claude works, removed newest first.
+    half = size // 3
+    for n in range(half // 230):
+        s.add("queue-operation", None, operation="enqueue", content=f"queued prompt number {n}")
+    for n in reversed(range(half // 230)):
+        s.add("queue-operation", None, operation="remove", content=f"queued prompt number {n}")
     blocks = [{"type": "text", "text": f"note {n} of the pasted list"} for n in range(half // 40)]
     s.prompt(blocks)
     s.answer([{"type": "text", "text": "Done."}])
@@ -341,7 +346,7 @@ SHAPES: dict[str, Callable[..., None]] = {
     "the starts of secrets": secret_starts, "a prompt of tags that nothing closes": tags,
     "blank lines and blocks that nothing ends": unended, "links that nothing closes": links,
     "a log in a list's item, marks in a quote": in_containers, "words read to their end": long_words,
-    "a query's result, blank lines, 1) items, empty cells": pasted_text, "written again, a chain written backwards": written_again,
+    "a query's result, blank lines, 1) items, empty cells": pasted_text, "written again, written backwards, queued": written_again,
 }  # fmt: skip
 
 

@@ -16,7 +16,8 @@ shows, and a prompt enqueued but never sent nor removed shows too.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
+from itertools import count
 from typing import Any
 
 from ..transcript import raw
@@ -40,21 +41,21 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
         for _, e in entries
         if isinstance(e, raw.AttachmentEntry) and e.attachment.get("type") == "queued_command"
     )
-    queue: deque[tuple[int, str]] = deque()
+    queue = _Queue()
     shown: dict[int, tuple[str, bool]] = {}
     for line, entry in entries:
         if not isinstance(entry, raw.QueueOperationEntry):
             continue
         operation, text = entry.operation, prompt_text(entry.content).strip()
         if operation == "enqueue":
-            queue.append((line, text))
+            queue.add(line, text)
         elif operation == "dequeue":
-            if queue:
-                queue.popleft()
+            queue.take_first()
         elif operation in ("popAll", "clear"):
-            queue.clear()
+            queue = _Queue()
         elif operation == "remove":
-            queued = _take(queue, text)
+            # The item a remove stands for: the first of its text, or the first.
+            queued = queue.take(text) if text else queue.take_first()
             text = text or queued
             if not text:
                 continue
@@ -62,18 +63,40 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
                 cards[text] -= 1  # the attachment shows it
                 continue
             shown[line] = (text, True)
-    for line, text in queue:
+    for line, text in queue.left():
         if text and cards[text] == 0:
             shown[line] = (text, False)
     return shown
 
 
-def _take(queue: deque[tuple[int, str]], text: str) -> str:
-    """Remove from the queue the item a ``remove`` stands for; return its text."""
-    if text:
-        for index, (_, queued) in enumerate(queue):
-            if queued == text:
-                del queue[index]
-                return queued
-        return ""
-    return queue.popleft()[1] if queue else ""
+class _Queue:
+    """The prompts waiting, in order: taken from the front, or the first of a text,
+    each in a time that does not grow with the queue (a session may queue prompts by
+    the thousand, and remove them newest first)."""
+
+    def __init__(self) -> None:
+        self._waiting: OrderedDict[int, tuple[int, str]] = OrderedDict()  # number: (line, text)
+        self._by_text: dict[str, deque[int]] = {}  # the numbers waiting with each text, in order
+        self._numbers = count()
+
+    def add(self, line: int, text: str) -> None:
+        number = next(self._numbers)
+        self._waiting[number] = (line, text)
+        self._by_text.setdefault(text, deque()).append(number)
+
+    def take_first(self) -> str:
+        if not self._waiting:
+            return ""
+        _, (_, text) = self._waiting.popitem(last=False)
+        self._by_text[text].popleft()  # the first of the queue is the first of its text
+        return text
+
+    def take(self, text: str) -> str:
+        numbers = self._by_text.get(text)
+        if not numbers:
+            return ""
+        del self._waiting[numbers.popleft()]
+        return text
+
+    def left(self) -> list[tuple[int, str]]:
+        return list(self._waiting.values())
