@@ -3,10 +3,13 @@
 Its entries, each a folder or a file named by a key:
 
 * a session: its pages (Markdown), images and ``session.json``, nav entry,
-  problems and redaction counts, keyed by the session's files (path, size,
-  modification time) and by everything that shapes the output (the plugin's code
-  and options). The site holds its images and ``session.json`` as links to these
-  files (``linked.py``): one found changed since it was written (a tool that wrote
+  problems and redaction counts, keyed by the session's files (their names in its
+  folder and a hash of their bytes) and by everything that shapes the output (the
+  plugin's code and options). A file is hashed again only when its size or time of
+  last change is not what it was when last hashed (``digests.json``): a clone of the
+  site, with new times on every file, finds its sessions in a cache it was given.
+  The site holds its images and ``session.json`` as links to these files
+  (``linked.py``): one whose bytes changed since it was written (a tool that wrote
   into the site's file) has the session converted again;
 * a page's HTML, with its table of contents, anchors, sections and the text the
   search index is given, keyed by the page's Markdown, its URL and the Markdown
@@ -24,7 +27,9 @@ Its entries, each a folder or a file named by a key:
   what comes after it (the HTML itself is known by the key);
 * the files the last build read its sessions from, and their folders, by size and
   time (``sources.json``): whether they are as they were tells, as the next build
-  starts, that it likely has nothing to convert.
+  starts, that it likely has nothing to convert;
+* the hashes of those files and of the files of the sessions it published, each
+  with the size and time it had when hashed (``digests.json``).
 
 Any of them can be deleted whenever no build runs: a missing entry is made again.
 Writes go through a temporary file and a rename, so a build that stops halfway
@@ -188,12 +193,33 @@ class Cache:
         self._used_pages: set[str] = set()  # keys of pages
         self._used_memos: set[str] = set()
         self._used_sources: set[str] = set()  # names of generated pages' files
+        self._digests: dict[str, list[Any]] | None = None  # path -> [size, time, hash], as the last build left them
+        self._used_digests: dict[str, list[Any]] = {}  # those of this build's files
 
     # ------------------------------------------------------------ sessions
 
     def session_key(self, source: SessionSource) -> str:
-        files = [found for found in _stats(source.paths()) if found[1] is not None]  # those that are there
+        """The key of a session: its place, its files' names beside it and their bytes
+        (those that are there), and the settings."""
+        folder = os.path.dirname(source.path)
+        files = [[os.path.relpath(path, folder), digest] for path in source.paths() if (digest := self.file_digest(path))]
         return fingerprint(self.settings, source.src_uri, source.place, files)
+
+    def file_digest(self, path: str, written: list[Any] | None = None) -> str | None:
+        """A hash of a file's bytes (None: it cannot be read); not read again when its
+        size and time of last change are those it had when last hashed, or those
+        ``written`` gives with its hash (size, time, hash: a file of the cache, as it
+        was written)."""
+        if self._digests is None:
+            self._digests = _load_digests(self.root / _DIGESTS)
+        status = file_stat(path)  # (before reading: a change made meanwhile shows at the next build)
+        known = next((k for k in (self._digests.get(path), written) if k is not None and k[:2] == status), None)
+        if known is not None:
+            digest = known[2]
+        elif status[0] is None or (digest := file_hash(path)) is None:
+            return None
+        self._used_digests[path] = [*status, digest]
+        return digest
 
     def _session_folder(self, key: str) -> Path:
         return self.root / "sessions" / key
@@ -210,8 +236,10 @@ class Cache:
         stored = _session_from_json(data, folder)
         if not all(os.path.exists(page.path) for page in stored.pages):
             return None
-        if not all(file_stat(path) == asset.get("stat") for (_, path), asset in zip(stored.assets, data["assets"])):
-            return None
+        for (_, path), asset in zip(stored.assets, data["assets"]):
+            written = [*asset.get("stat", ()), asset.get("digest")]
+            if self.file_digest(path, written) != asset.get("digest"):
+                return None  # written into since (through the site's link to it)
         self._used.add(folder)
         return stored
 
@@ -229,7 +257,8 @@ class Cache:
         for number, asset in enumerate(converted.assets):
             name = f"asset-{number}"
             (work / name).write_bytes(asset.content)
-            assets.append({"src_uri": asset.src_uri, "file": name, "stat": file_stat(str(work / name))})
+            digest = hashlib.sha256(asset.content).hexdigest()
+            assets.append({"src_uri": asset.src_uri, "file": name, "stat": file_stat(str(work / name)), "digest": digest})
         data = {
             "nav": _nav_to_json(converted.nav),
             "started": converted.started.isoformat() if converted.started else None,
@@ -414,7 +443,9 @@ class Cache:
     # ------------------------------------------------------------ upkeep
 
     def prune(self) -> None:
-        """Remove the entries this build did not use."""
+        """Remove the entries this build did not use; note the hashes of the files it read."""
+        if self._digests is not None and self._used_digests != self._digests:
+            _write_atomically(self.root / _DIGESTS, json.dumps(self._used_digests))
         for folder in (self.root / "sessions").glob("*"):
             if folder not in self._used and not folder.name.startswith(".tmp-"):
                 shutil.rmtree(folder, ignore_errors=True)
@@ -430,6 +461,7 @@ class Cache:
 
 
 _SOURCES = "sources.json"
+_DIGESTS = "digests.json"
 
 
 def sources_unchanged(root: str | Path) -> bool:
@@ -454,6 +486,28 @@ def file_stat(path: str) -> list[int | None]:
     except OSError:
         return [None, None]
     return [status.st_size, status.st_mtime_ns]
+
+
+def file_hash(path: str) -> str | None:
+    """A hash of a file's bytes (None: it cannot be read)."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _load_digests(path: Path) -> dict[str, list[Any]]:
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(recorded, dict):
+        return {}
+    return {key: value for key, value in recorded.items() if isinstance(value, list) and len(value) == 3 and isinstance(value[2], str)}
 
 
 def _load_memo(path: Path) -> Memo:

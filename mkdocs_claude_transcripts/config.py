@@ -108,7 +108,10 @@ class TranscriptsConfig(base.Config):
 
     cache = c.Type(bool, default=True)
     """Keep converted sessions, rendered pages and the pages as the theme wrote them
-    in `cache_dir`, so that a rebuild only redoes what changed."""
+    in `cache_dir`, so that a rebuild only redoes what changed. Sessions are known by
+    their files' bytes (a file is read again only when its size or time changed), so
+    a fresh clone of the site given the cache, as a CI job that restores it, finds
+    them there."""
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml`. It must be outside

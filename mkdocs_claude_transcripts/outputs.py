@@ -18,6 +18,7 @@ output.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
 import os
@@ -33,7 +34,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from .cache import file_stat, fingerprint, package_version, text_digest
+from .cache import file_hash, fingerprint, package_version, text_digest
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -120,7 +121,7 @@ _KNOWN_PACKAGES = frozenset({"markdown", "pymdownx", "mkdocs_claude_transcripts"
 
 
 def _extension_modules(extensions: Iterable[Any]) -> list[list[Any]]:
-    """The files of the extensions' modules from other packages, by size and time."""
+    """The files of the extensions' modules from other packages, by their bytes."""
     found = []
     for extension in extensions:
         name = (extension if isinstance(extension, str) else type(extension).__module__).split(":")[0]
@@ -131,17 +132,17 @@ def _extension_modules(extensions: Iterable[Any]) -> list[list[Any]]:
         except (ImportError, ValueError):
             continue
         if spec is not None and spec.origin:
-            found.append([name, *file_stat(spec.origin)])
+            found.append([name, file_hash(spec.origin)])
     return found
 
 
 def _appended(snippets: Mapping[str, Any]) -> list[list[Any]]:
-    """The files pymdownx.snippets appends to every page, by size and time, wherever
+    """The files pymdownx.snippets appends to every page, by their bytes, wherever
     it may find them."""
     bases = snippets.get("base_path", ["."])
     bases = [bases] if isinstance(bases, str) else list(bases or [])
     paths = [os.path.join(str(base), str(name)) for name in snippets.get("auto_append") or [] for base in bases]
-    return [[path, *file_stat(path)] for path in paths]
+    return [[path, file_hash(path)] for path in paths]
 
 
 class Bytecode(jinja2.FileSystemBytecodeCache):
@@ -232,7 +233,7 @@ def _nav(items: Iterable[Any]) -> list[Any]:
 
 def _theme_files(folders: Iterable[str]) -> tuple[list[Any], set[str]]:
     """The theme's files outside installed packages (a site's ``custom_dir``), by
-    size and time (installed themes are known by their version); and which of
+    their bytes (installed themes are known by their version); and which of
     ``_WRITTEN`` the theme's templates name."""
     found: list[Any] = []
     written: set[str] = set()
@@ -243,16 +244,19 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], set[str]]:
             subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_THEME_FOLDERS or (d == ".icons" and not installed))
             for name in sorted(names):
                 path = os.path.join(root, name)
+                reads = name.endswith(".html") and len(written) < len(_WRITTEN)
+                if installed and not reads:
+                    continue
                 try:
-                    if name.endswith(".html") and len(written) < len(_WRITTEN):
-                        with open(path, encoding="utf-8", errors="replace") as handle:
-                            source = handle.read()
-                        written.update(word for word in _WRITTEN if word in source)
-                    if not installed:
-                        status = os.stat(path)
-                        found.append((os.path.relpath(path, folder), status.st_size, status.st_mtime_ns))
+                    with open(path, "rb") as handle:
+                        data = handle.read()
                 except OSError:
                     continue
+                if reads:
+                    source = data.decode("utf-8", errors="replace")
+                    written.update(word for word in _WRITTEN if word in source)
+                if not installed:
+                    found.append((os.path.relpath(path, folder), hashlib.sha256(data).hexdigest()))
     return found, written
 
 
@@ -267,6 +271,6 @@ def _versions(theme: str | None, plugins: Iterable[str]) -> list[tuple[str, str]
 
 
 def _hooks(plugins: Mapping[str, Any]) -> list[list[Any]]:
-    """The files of the site's hooks (``hooks:``), by their size and time."""
+    """The files of the site's hooks (``hooks:``), by their bytes."""
     files = {name: getattr(plugin, "__file__", None) for name, plugin in plugins.items() if isinstance(plugin, types.ModuleType)}
-    return sorted([name, *file_stat(path)] for name, path in files.items() if path)
+    return sorted([name, file_hash(path)] for name, path in files.items() if path)

@@ -120,6 +120,26 @@ def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversi
     assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
 
 
+def test_a_clone_of_the_site_finds_its_sessions_in_the_cache_it_is_given(site_root: Path, tmp_path: Path, conversions: list[str]) -> None:
+    """Sessions are known by their bytes, not by their files' times: a clone of the
+    site in another folder (a CI job with a cache it restored), every file of it and
+    of its cache newly written, converts only the session whose bytes changed."""
+    first = html_of(build(site_root))
+    clone = tmp_path / "elsewhere" / "clone"
+    shutil.copytree(site_root, clone)
+    later = (site_root / "mkdocs.yml").stat().st_mtime + 3600
+    for path in clone.rglob("*"):
+        os.utime(path, (later, later))
+    conversions.clear()
+    assert html_of(build(clone)) == first
+    assert conversions == []
+    append_prompt(clone)
+    build(clone)
+    assert conversions == [f"t/{S1}.jsonl"]
+    conversions.clear()
+    build(clone)
+    assert conversions == []  # and the hashes it noted are used again
+
 def test_a_transcript_that_grew_is_converted_with_what_its_last_conversion_found(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its messages rendered before are not rendered again, nor its long texts searched
     for secrets again (memo.py); the site is the one a build without the cache makes;
@@ -535,6 +555,25 @@ def test_a_rebuild_writes_unchanged_pages_and_their_search_entries_from_the_cach
     assert search_index(site_root / "site") == first_index
     assert indexed == []
     # Every page of the sessions, and the transcripts index.
+    assert sorted(kept) == sorted(first)
+
+
+def test_the_sites_own_code_is_known_by_its_bytes_not_its_times(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hooks file and a custom_dir's template given new times (a fresh checkout),
+    their bytes the same: every page is written from the cache."""
+    kept = _kept_outputs(monkeypatch)
+    make_site(site_root, config="hooks:\n  - hooks.py\n", plugin_options="jobs: 1")
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    (site_root / "hooks.py").write_text("def on_env(env, config, files):\n    env.filters['noted'] = lambda value: value + ' here'\n    return env\n")
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>{{ "shown" | noted }}</p>{% endblock %}\n')
+    first = html_of(build(site_root))
+    assert kept == [] and all("<p>shown here</p>" in page for page in first.values())
+    later = config.stat().st_mtime + 3600
+    for path in (site_root / "hooks.py", site_root / "overrides" / "main.html"):
+        os.utime(path, (later, later))
+    assert html_of(build(site_root)) == first
     assert sorted(kept) == sorted(first)
 
 
