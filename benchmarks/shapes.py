@@ -1,7 +1,7 @@
 """Sessions of extreme shapes, each at two sizes: that converting them grows with their
 size and not faster, and that no page of theirs passes about 1 MB.
 
-    python benchmarks/shapes.py [--sizes 1 4] [--sessions 1000] [--no-build]
+    python benchmarks/shapes.py [--sizes 1 4] [--sessions 1000] [--no-build] [--only TEXT]
 
 Each shape is one session made up here (no corpus needed): a prompt of megabytes,
 a command's output of megabytes, a single line of megabytes, an image, one prompt
@@ -415,6 +415,7 @@ def main() -> None:
         "--sessions", type=int, default=1000, help="sessions in the site of many short ones (0: none)"
     )
     arguments.add_argument("--no-build", action="store_true", help="conversion only: no site is built")
+    arguments.add_argument("--only", metavar="TEXT", default="", help="only the shapes whose name holds TEXT")
     args = arguments.parse_args()
     small, large = args.sizes
     scratch = Path(tempfile.mkdtemp(prefix="ct-shapes-"))
@@ -426,6 +427,8 @@ def main() -> None:
         # The content model is loaded, and Pygments' lexers compiled, before anything is timed.
         convert_seconds(make("many short turns", 20_000, scratch / "warm-up"))
         for index, name in enumerate(SHAPES):
+            if args.only not in name:
+                continue
             measured = []
             for size in (small, large):
                 folder = make(name, int(size * 1024 * 1024), scratch / f"{index}-{size:g}")
@@ -433,13 +436,13 @@ def main() -> None:
             (mb_small, (s_small, r_small)), (mb_large, (s_large, r_large)) = measured
             growth = ((s_large + r_large) / (s_small + r_small)) / (mb_large / mb_small)
             shutil.copytree(scratch / f"{index}-{large:g}", root / "docs" / f"shape-{index}")
-            results.append({"shape": name, "small_mb": mb_small, "small_seconds": s_small, "small_render": r_small,
+            results.append({"shape": name, "folder": f"shape-{index}", "small_mb": mb_small, "small_seconds": s_small, "small_render": r_small,
                             "large_mb": mb_large, "large_seconds": s_large, "large_render": r_large,
                             "growth": growth})  # fmt: skip
         if not args.no_build:
             mkdocs(root)
-            for index, result in enumerate(results):
-                pages = (root / "site" / f"shape-{index}").rglob("*.html")
+            for result in results:
+                pages = (root / "site" / result["folder"]).rglob("*.html")
                 result["largest_page_kb"] = max((p.stat().st_size for p in pages), default=0) / 1024
             if args.sessions:
                 many = many_sessions(args.sessions, scratch)
