@@ -61,6 +61,11 @@ ATTACHED: dict[str, tuple[str, ...] | None] = {
 CONTEXT_KINDS = (
     "total_tokens_reminder", "output_style", "date_change", "deferred_tools_delta", "mcp_instructions_delta",
     "invoked_skills", "token_usage", "budget_usd", "credential_org",
+    # (2.1.2xx: the model's name, a reminder's text; the environment, the date, the
+    # agents available, the attribution of commits and the system prompt, which say
+    # nothing of their own; the user's email and the repository's state)
+    "model", "batching_reminder_sent", "environment", "date", "agent_listing_delta", "remote_session_change",
+    "prompt_snapshot", "session_context",
 )  # fmt: skip
 ATTACHMENT_TYPES = {
     "queued_command": "_queued",

@@ -402,6 +402,17 @@ class TaskListView(ToolView):
         return _then(lines, other_inputs(call, ("taskId", "status", "subject", "description", "activeForm")))
 
 
+class TaskGetView(ToolView):
+    """TaskGet: the task it reads, by its number."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        task = call.input.get("taskId")
+        return f"#{task}" if isinstance(task, (str, int)) and not isinstance(task, bool) and str(task).strip() else ""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        return other_inputs(call, ("taskId",) if self.key(call, args, ctx) else ())
+
+
 class ToolSearchView(ToolView):
     """ToolSearch: the query in the title, the other inputs below; its result names the
     tools it made available (``result_extras``)."""
@@ -665,6 +676,8 @@ TOOLS: dict[str, ToolView] = {
     "ToolSearch": ToolSearchView(),
     "TaskCreate": _TASKS,
     "TaskUpdate": _TASKS,
+    "TaskGet": TaskGetView(),
+    "TaskList": NoInputView(),
     "ExitPlanMode": PlanView(),
     "EnterPlanMode": NoInputView(),
     "AskUserQuestion": QuestionView(),

@@ -33,6 +33,7 @@ METADATA_TYPES = frozenset(
         "marble-origami-snapshot",
         "marble-origami-reset",
         "marble-origami-commit",  # a context collapse: its summary is shown (build/conversation.py)
+        "atis-latch",  # (2.1.2xx: an opaque token, never shown)
     }
 )
 
