@@ -213,3 +213,18 @@ def test_the_items_of_a_list_numbered_with_parentheses_are_lines_of_their_own(te
     paragraph = next(p for p in page.find_all("p") if ")" in p.get_text())
     shown = [" ".join(part.split()) for part in paragraph.decode_contents().split("<br/>")]
     assert shown == lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- a\n- b: x\n  lazy one\n- c", "- a\n- b: x\nlazy one\nand `two`\n- c", "- a\n  - b: x\n  lazy one\n- c"],
+    ids=["indented", "lazy", "nested"],
+)
+def test_a_line_going_on_an_items_text_keeps_its_list_tight(text: str) -> None:
+    """As CommonMark shows it: the items' text in no paragraph of its own (a blank line
+    put before the next item made the list loose from there)."""
+    page = render(block("ct-answer", "Answer", prose(text)), guard=True)
+    items = page.find_all("li")
+    assert [" ".join(li.find(string=True, recursive=False).split()) for li in items][-1] == "c"
+    assert page.select("li p") == []
+    assert "lazy one" in items[1].get_text()

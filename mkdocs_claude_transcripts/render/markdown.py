@@ -288,7 +288,7 @@ def prose(text: str) -> list[str]:
         cut = None
         if not previous.strip():
             paragraph.reset()
-        elif _starts_block(line, previous, bool(lists.items)):
+        elif _starts_block(line, previous, bool(lists.items), bool(lists.pad)):
             out.append("")
             paragraph.reset()
             lists.lazy_indented = False
@@ -560,9 +560,12 @@ def _goes_on(text: str) -> bool:
     return text[:1] not in _BLOCK_STARTS and not _RULE.match(text) and not (text[:1] == "#" and _is_heading(_HEADING.match(text)))
 
 
-def _starts_block(line: str, previous: str, listed: bool) -> bool:
+def _starts_block(line: str, previous: str, listed: bool, item_text: bool) -> bool:
+    """Whether ``line`` needs a blank line before it; ``item_text``: ``previous`` went
+    on its item's text lazily, and was indented into it."""
     if _LIST_ITEM.match(line):  # (in a list, an item's indented text before it is not; a table's row is)
-        return not _LIST_ITEM.match(previous) and (not listed or not previous.startswith((" ", "\t")) or bool(_QUOTED_ROW.match(previous)))
+        indented = item_text or previous.startswith((" ", "\t"))
+        return not _LIST_ITEM.match(previous) and (not listed or not indented or bool(_QUOTED_ROW.match(previous)))
     return "#" in line and _is_heading(_HEADING.match(line))
 
 
