@@ -23,7 +23,7 @@ from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.markdown import _TEXT_ITEM, _neutralise_links, prose
 from mkdocs_claude_transcripts.render.text import split_reminders
 
-from .conftest import build, built_pages, make_site
+from .conftest import ROOT, build, built_pages, copy_tree, make_site
 from .test_markdown_properties import render
 
 SESSION = "5e551011-0000-4000-8000-0000000000{:02d}"
@@ -442,6 +442,35 @@ def test_agents_of_one_id_are_told_apart_each_by_the_next_free_number() -> None:
     assert settled[:8] == ["a", "a-2", "a-3", "a-4", "b-c", "b-c-2", "agent", "a-3-2"]
     assert settled[8:] == ["x"] + [f"x-{n}" for n in range(2, 3001)]
     assert [item.raw_id for item in spawned[:3]] == ["a", "a-2", "a"]
+
+
+@pytest.mark.parametrize("rejected", [True, False])
+def test_an_agent_whose_call_names_no_agent_is_found_by_its_prompt(tmp_path: Path, rejected: bool) -> None:
+    """A call the user rejected names no agent (its result says so in words), and its
+    agent, which ran all the same, has no meta.json naming the call: the agent is tied
+    to the call whose prompt it was given. A call that names another agent is not
+    taken for it."""
+    example = ROOT / "example_site" / "docs" / "transcripts"
+    session = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
+    copy_tree(example / session, tmp_path / session)
+    (tmp_path / session / "subagents" / "agent-a41c7e2.meta.json").unlink()
+    lines = (example / f"{session}.jsonl").read_text(encoding="utf-8").splitlines()
+    result = json.loads(lines[4])
+    if rejected:
+        result["message"]["content"] = [{"type": "tool_result", "tool_use_id": "toolu_01Explore", "content": "User rejected tool use", "is_error": True}]
+        result["toolUseResult"] = "User rejected tool use"
+    else:
+        result["toolUseResult"]["agentId"] = "b0b0b0b"
+        result["message"]["content"][0]["content"][1]["text"] = "agentId: b0b0b0b"
+    lines[4] = json.dumps(result)
+    (tmp_path / f"{session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = [SourceFile(p.relative_to(tmp_path).as_posix(), str(p)) for p in tmp_path.rglob("*") if p.is_file()]
+    (agent,) = session_of(discover(files).sessions[0], RenderOptions()).agents
+    if rejected:
+        assert (agent.tool_use_id, agent.agent_type, agent.description) == ("toolu_01Explore", "Explore", "Trace the units option")
+    else:
+        assert (agent.tool_use_id, agent.agent_type) == (None, None)
+        assert agent.description.startswith("Find where the `--units` option")  # the start of its prompt
 
 
 _TAG = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>(?P<body>.*?)</(?P=name)\s*>", re.DOTALL)

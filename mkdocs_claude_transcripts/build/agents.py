@@ -100,33 +100,45 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
             if run:
                 by_run.setdefault(run, []).append(call_id)
 
+    unnamed = []  # agents no call names
     for item in spawned:
         agent = item.agent
         call_id = agent.tool_use_id if agent.tool_use_id in calls else None
         call_id = call_id or by_agent_id.get(item.raw_id or agent.id)
         if call_id is None and item.workflow_run:
             call_id = next(iter(by_run.get(item.workflow_run, [])), None)
-        if call_id is None and agent.source is None:
-            candidates = prompts.get(item.prompt.strip(), [])
-            call_id = next((c for c in candidates if not calls[c][1].agents), None)
         if call_id is None:
             agent.tool_use_id = None
-            continue
-        owner, call = calls[call_id]
-        if owner == agent.id:
-            continue
-        agent.tool_use_id = call_id
-        agent.parent = owner
-        call.agents.append(agent.id)
-        if call.name in AGENT_TOOLS:
-            agent.agent_type = agent.agent_type or _str(call.input.get("subagent_type"))
-            agent.description = agent.description or _str(call.input.get("description"))
+            unnamed.append(item)
+        else:
+            _started_by(agent, call_id, calls)
+    # Then by their prompt, once every call has the agents it names: an agent of the
+    # conversation's own lines (1.0), or one of its own file whose call names no agent
+    # (a call the user rejected, whose agent ran all the same).
+    named_by = set(by_agent_id.values())
+    for item in unnamed:
+        candidates = prompts.get(item.prompt.strip(), [])
+        call_id = next((c for c in candidates if not calls[c][1].agents and (item.agent.source is None or c not in named_by)), None)
+        if call_id is not None:
+            _started_by(item.agent, call_id, calls)
     for item in spawned:
         if not item.agent.description and item.prompt:
             item.agent.description = shorten(clean(item.prompt), 60)
     _break_cycles([item.agent for item in spawned])
     _link_notifications(owners, calls, {item.raw_id: item.agent.id for item in spawned})
     _report_missing(owners, by_agent_id, {item.raw_id for item in spawned})
+
+
+def _started_by(agent: m.Agent, call_id: str, calls: dict[str, tuple[str | None, m.ToolCall]]) -> None:
+    owner, call = calls[call_id]
+    if owner == agent.id:
+        return
+    agent.tool_use_id = call_id
+    agent.parent = owner
+    call.agents.append(agent.id)
+    if call.name in AGENT_TOOLS:
+        agent.agent_type = agent.agent_type or _str(call.input.get("subagent_type"))
+        agent.description = agent.description or _str(call.input.get("description"))
 
 
 def _report_missing(owners: list[tuple[str | None, Conversation]], named: dict[str, str], present: set[str]) -> None:
