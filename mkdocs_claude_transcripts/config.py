@@ -91,7 +91,9 @@ class TranscriptsConfig(base.Config):
 
     shorten_home = c.Type(bool, default=True)
     """Shorten home folders in transcript text (`/Users/alice/`, `/home/alice/`,
-    `C:\\Users\\alice\\`) to `~/`."""
+    `C:\\Users\\alice\\`, and `/c/Users/alice/`, `/mnt/c/Users/alice/` or
+    `C:/Users/alice/` as Git Bash, WSL and others write it) to `~/`, where a path
+    starts (a folder of that name inside another path is left alone)."""
 
     prune_nav = _AutoOrBool()
     """Material renders the whole nav into every page, which grows with the square of

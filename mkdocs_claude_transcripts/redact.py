@@ -230,11 +230,26 @@ def secret_name(name: str) -> bool:
     return _NOT_NAME.sub("", name.lower()).endswith(_SECRET_NAMES) or _PASS_NAME.search(name) is not None
 
 
-_HOME = re.compile(r"/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+# A home folder, and Windows' as Git Bash, WSL or forward slashes write it (/c/Users/x/,
+# /mnt/c/Users/x/, C:/Users/x/), drive and all.
+_HOME = re.compile(
+    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/[A-Za-z])(?=/Users/))?/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)"
+)
 _WINDOWS_HOME = re.compile(r"[A-Za-z]:\\Users\\(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+_IN_A_PATH = re.compile(r"[\w.~/\\-]")  # a character of a path's name, before a home folder's
+_WORD_BEFORE = re.compile(r"[^\s'\"`()<>\[\]{},;:=|]*\Z")
+_FLAG = re.compile(r"-{1,2}[A-Za-z][A-Za-z0-9_-]*")  # -I/home/x/include
 
 
 def _home(match: re.Match[str]) -> str:
+    """``~`` for a home folder where a path starts (after a flag, or a URL's scheme,
+    too); a folder of that name inside another path (/srv/home/x/) is left alone."""
+    start = match.start()
+    before = match.string[max(0, start - 128) : start]
+    if before and _IN_A_PATH.match(before[-1]) and not before.endswith(("://", ":///")):
+        word = _WORD_BEFORE.search(before)
+        if not (word and _FLAG.fullmatch(word.group())):
+            return match.group()
     return "~" + match["rest"]
 
 

@@ -242,6 +242,20 @@ def test_home_folders_are_shortened() -> None:
     assert Redactor(shorten_home=False, enabled=False).text("/home/bob/x") == "/home/bob/x"
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("/mnt/c/Users/alice/x and /c/Users/bob/y and C:/Users/carol/z", "~/x and ~/y and ~/z"),  # WSL, Git Bash, forward slashes
+        ("cc -I/home/alice/include -L/Users/bob/lib", "cc -I~/include -L~/lib"),
+        ("PATH=/usr/bin:/home/alice/bin (see /Users/bob/a.md) `/home/carol`", "PATH=/usr/bin:~/bin (see ~/a.md) `~`"),
+        ("file:///Users/alice/a.txt", "file://~/a.txt"),
+        ("/srv/home/alice/x, /mnt/data/home/bob, x/c/Users/carol/y, https://host/home/dan/", None),  # inside other paths
+    ],
+)
+def test_a_home_folder_is_shortened_where_a_path_starts_drive_and_all(text: str, shown: str | None) -> None:
+    assert Redactor(enabled=False).text(text) == (shown or text)
+
+
 def test_parsed_json_is_redacted_string_by_string() -> None:
     data = {"a": ["ghp_" + "a1B2c3D4e5" * 4, 3, {"b": "/home/dave/k"}], "n": None}
     assert Redactor().data(data) == {"a": ["[REDACTED:github-token]", 3, {"b": "~/k"}], "n": None}
