@@ -158,6 +158,14 @@ CASES = {
         "- a\n\ntext\n\n1. x",
         "UL LI P:a /LI /UL P:text OL LI P:x /LI /OL",
     ),
+    "a rule written as an item, then text": (
+        "- ---\nafter the rule",
+        "HR P:after the rule",
+    ),
+    "a list, a rule written as an item, then text": (
+        "- a\n- ---\nafter the rule",
+        "UL LI P:a /LI /UL HR P:after the rule",
+    ),
 }
 
 

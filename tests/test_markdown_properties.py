@@ -200,6 +200,7 @@ BLANKS = st.lists(
 @example("- a\n\n\n\n    b\n\n\n- c")  # an item's paragraphs
 @example("> a\n\n\n> b")
 @example("```\na\n\n\n\nb\n```\n\n\nc")
+@example("- ---\nx\n\n\n    x")  # a rule, not an item: x is text, and the code after it code
 def test_a_run_of_blank_lines_in_prose_is_written_as_one_and_shows_the_same(text: str) -> None:
     squeezed = prose(text)
     original = md._goes_on_blanks

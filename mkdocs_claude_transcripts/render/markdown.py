@@ -644,6 +644,11 @@ class _ListIndent:
         # An item with no text is one where a block starts (under text, "- " is a line
         # under a heading, and shown as text).
         item = _ITEM.match(line) or (_EMPTY_ITEM.match(line) if after_blank else None)
+        if item and _RULE.match(line):
+            # A rule, as Python-Markdown reads it ("- ---"), not an item: it ends the
+            # lists, and the lines after it are not indented into an item.
+            self.close()
+            return line
         if item:
             if self.lazy_indented and not after_blank:
                 self.breaks.add(at)  # the indented lines before would take it for their text
