@@ -166,6 +166,26 @@ CASES = {
         "- a\n- ---\nafter the rule",
         "UL LI P:a /LI /UL HR P:after the rule",
     ),
+    "a rule written as an item in a nested item, then its text": (
+        "- a\n  - b\n    - ---\n    after\n- c",
+        "UL LI P:a UL LI P:b HR P:after /LI /UL /LI LI P:c /LI /UL",
+    ),
+    "a rule written as an item under a nested list, in its item": (
+        "1. a\n   - b\n     - c\n     - ---\n     text after",
+        "OL LI P:a UL LI P:b UL LI P:c /LI /UL HR P:text after /LI /UL /LI /OL",
+    ),
+    "a rule written as an item in an item, then less indented text": (
+        "- a\n    - b\n        - ---\n    text\n\n        x",
+        "UL LI P:a UL LI P:b HR /LI /UL P:text CODE:x /LI /UL",
+    ),
+    "a rule written as an item in an item, then text out of the list": (
+        "- a\n    - ---\nafter\n\n    code",
+        "UL LI P:a HR /LI /UL P:after CODE:code",
+    ),
+    "a rule written as an item in an item, then the next item": (
+        "- a\n    - ---\n- c\n  more",
+        "UL LI P:a HR /LI LI P:c more /LI /UL",
+    ),
 }
 
 

@@ -629,6 +629,7 @@ class _ListIndent:
         self.pad = ""  # the indentation to put before the line last given, once written
         self.quoted = False  # a quote in an item, which lazy lines go on
         self._last_item_line = -2
+        self._after_rule = False  # the line before was a rule in an item
         self._block_level = 0  # the level of the item the lines since a blank line are in
         self._text_level = 0  # the level of the item the last line of text went in (0: none)
         self._kinds: list[str] = []  # by level, the kind of the list open there ("-" or "1.")
@@ -644,11 +645,31 @@ class _ListIndent:
         # An item with no text is one where a block starts (under text, "- " is a line
         # under a heading, and shown as text).
         item = _ITEM.match(line) or (_EMPTY_ITEM.match(line) if after_blank else None)
-        if item and _RULE.match(line):
+        after_rule, self._after_rule = self._after_rule, False
+        if item and _RULE.match(line, item.start("marker")):
             # A rule, as Python-Markdown reads it ("- ---"), not an item: it ends the
-            # lists, and the lines after it are not indented into an item.
-            self.close()
-            return line
+            # lists nested where it stands, and the lines after it are not indented
+            # into an item (in an item, it is a rule of the item's).
+            self._close(indent, after_blank)
+            self.lazy_indented = self.quoted = False
+            if not self.items:
+                self.close()
+                return line
+            del self._kinds[len(self.items) :]
+            # A blank line is put before it (a block starts): see the class.
+            self._block_level = len(self.items)
+            self._keep_order()
+            self._after_rule = True
+            self.texts.add(at)
+            return " " * (4 * len(self.items)) + line[item.start("marker") :]
+        if after_rule and not item and not after_blank and indent < self.items[-1].column:
+            # Under a rule in an item, a line less indented than the item's text has
+            # no paragraph to go on lazily: it ends the item.
+            self._close(indent, after_blank)
+            if not self.items:
+                self.breaks.add(at)
+                self.close()
+                return line
         if item:
             if self.lazy_indented and not after_blank:
                 self.breaks.add(at)  # the indented lines before would take it for their text
