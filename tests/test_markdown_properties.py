@@ -7,8 +7,11 @@ render/markdown.py on its own, with the extensions a Material site uses.
 
 from __future__ import annotations
 
+import re
+
 import markdown
 import yaml
+import pytest
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
@@ -216,3 +219,32 @@ def test_a_run_of_blank_lines_in_prose_is_written_as_one_and_shows_the_same(text
 def test_a_prompt_of_a_million_blank_lines_is_two_paragraphs() -> None:
     lines = prose("Before." + "\n \n" * 500_000 + "After.")
     assert lines == ["Before.", "", "After."]
+
+
+def _without_breaks(page: BeautifulSoup) -> str:
+    for br in page.find_all("br"):
+        br.replace_with(" ")
+    return re.sub(r" ?(<[^>]*>) ?", r"\1", " ".join(str(page).split()))
+
+
+@SETTINGS
+@given(BLANKS)
+@example("a\nb\n- c\n  d\n> e\n> f\n\n| g | h |\n|---|---|\n| i | j |")
+@example("a `b\nc` d\\\ne")  # a code span across lines, a backslash at a line's end
+def test_keeping_line_breaks_changes_nothing_but_the_breaks(text: str) -> None:
+    kept, run = render(prose(text, line_breaks=True)), render(prose(text))
+    assert _without_breaks(kept) == _without_breaks(run)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("fix this:\nthe build fails\n*twice*", [["fix this:", "the build fails", "twice"]]),
+        ("- a\n  b\n- c", [["a", "b"], ["c"]]),
+        ("> a\n> b\n\nc\nd", [["a", "b"], ["c", "d"]]),
+    ],
+)
+def test_kept_line_breaks_are_lines_on_the_page(text: str, lines: list[list[str]]) -> None:
+    page = render(prose(text, line_breaks=True))
+    shown = [[part.strip() for part in "".join(map(str, p.contents)).split("<br/>")] for p in page.find_all(["p", "li"]) if not p.find("p")]
+    assert [[BeautifulSoup(part, "html.parser").get_text() for part in p] for p in shown] == lines

@@ -221,9 +221,14 @@ def fence(text: str, lang: str = "", first_line: int | None = None, searchable: 
     return [ticks + "{ ." + name + " " + " ".join(attributes) + " }", *lines, ticks]
 
 
-def prose(text: str) -> list[str]:
-    """Markdown text from a transcript, kept as Markdown but made harmless, as lines."""
+def prose(text: str, line_breaks: bool = False) -> list[str]:
+    """Markdown text from a transcript, kept as Markdown but made harmless, as lines.
+
+    With ``line_breaks``, a line of a paragraph that goes on after a line break starts
+    a line of its own on the page, as on GitHub's comments: text a person typed, where
+    each line break was meant (CommonMark runs such lines into one)."""
     out: list[str] = []
+    written = -1  # the line of out last written as a line of text
     lines = clean(text).split("\n")
     lists = _ListIndent()
     fenced: list[range] = []  # lines of out that are fences of our own
@@ -342,8 +347,13 @@ def prose(text: str) -> list[str]:
         # In a list, Python-Markdown copies an item's text so far at each of its lines.
         first = not out or not out[-1]
         table = first and i + 1 < len(lines) and starts_table(converted, lines[i + 1])
-        paragraph.add(converted, marks + bool(lists.items), first=first, item_text=item_text, table=table)
+        # (A line break costs what a mark does: see _Paragraph.)
+        broken = line_breaks and written == len(out) - 1 and not first and not paragraph.table and _breaks_before(converted, out[-1])
+        if broken:
+            converted = _break(converted, out)
+        paragraph.add(converted, marks + bool(lists.items) + broken, first=first, item_text=item_text, table=table)
         out.append(converted)
+        written = len(out) - 1
         if quoted_heading or (converted.startswith("**") and _is_heading(_HEADING.match(line))):
             out.append(converted[:at].rstrip())  # a heading ends its paragraph (in a quote, with its marks)
             if line.startswith("#"):
@@ -360,6 +370,36 @@ def prose(text: str) -> list[str]:
         level = lists.ends.get(at)
         out[at:at] = [""] if level is None else ["", " " * (4 * level) + LIST_END, ""]
     return out
+
+
+def _breaks_before(line: str, previous: str) -> bool:
+    """Whether a line break before ``line``, under ``previous`` (both written), is one in
+    a paragraph's text: not where a block starts, nor after a break already there."""
+    text, before = line.lstrip(" \t>"), previous.lstrip(" \t>")
+    if not text.strip() or not before.strip() or previous.expandtabs(4).endswith("  ") or _ITEM_START.match(text):
+        return False
+    while (item := _ITEM_START.match(before)) and before[item.end() :].strip():
+        before = before[item.end() :].lstrip()
+    if _MARKER_ALONE.match(before):
+        return False  # a marker alone, which would start an item (or a definition) once followed by spaces
+    return _marks_before(line) == _marks_before(previous)  # (a quote starts, or one ends)
+
+
+_MARKER_ALONE = re.compile(r"(?:[-+*:]|\d{1,9}[.)])\s*$")
+
+
+def _marks_before(line: str) -> int:
+    """The number of quote marks before the text of a line."""
+    return line[: len(line) - len(line.lstrip(" \t>"))].count(">")
+
+
+def _break(line: str, out: list[str]) -> str:
+    """A line break after the last line of ``out``, before ``line``, which is returned.
+    Python-Markdown reads a line break before marks of emphasis, which a line's end
+    kept from opening (or its start from closing) one: white space keeps them so."""
+    out[-1] += "   " if out[-1][-1] in "*_" else "  "
+    at = len(line) - len(line.lstrip(" \t>"))
+    return line[:at] + " " + line[at:] if line[at] in "*_" else line
 
 
 def starts_table(header: str, under: str) -> bool:

@@ -119,8 +119,9 @@ def _ide(note: m.IdeNote) -> list[str]:
 
 
 def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str]:
-    """Prose with each image where its ``[Image #N]`` stands, the others after it."""
-    lines = prose(text)
+    """Prose with each image where its ``[Image #N]`` stands, the others after it (text
+    typed by a person, or a prompt for a subagent: its line breaks are kept)."""
+    lines = prose(text, line_breaks=True)
     targets = {img.label: ctx.image(img) for img in images if img.label}
     placed: set[str] = set()
     if targets:
@@ -175,7 +176,7 @@ def _shell_command(message: m.ShellCommand, ctx: PageContext) -> list[str]:
 
 
 def _memory(message: m.Memory, ctx: PageContext) -> list[str]:
-    return titled(ctx, MEMORY, "Remember" + time_of(message, ctx), message, prose(message.text))
+    return titled(ctx, MEMORY, "Remember" + time_of(message, ctx), message, prose(message.text, line_breaks=True))
 
 
 def _task_notification(message: m.TaskNotification, ctx: PageContext) -> list[str]:

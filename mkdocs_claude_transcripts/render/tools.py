@@ -311,7 +311,7 @@ class AgentView(ToolView):
             facts.append("in the background")
         lines = _status(*facts) + agent_links(call, ctx)
         if args.prompt:
-            lines += block("ct-user", "Prompt", prose(args.prompt), collapsible="closed")
+            lines += block("ct-user", "Prompt", prose(args.prompt, line_breaks=True), collapsible="closed")
         return lines
 
     def output(self, result: m.ToolResult, call: m.ToolCall, args: m.TaskInput, ctx: PageContext) -> list[str]:
