@@ -48,8 +48,9 @@ TEMPLATES = {
 # What MkDocs itself puts in a page's context; anything else was added by a plugin.
 _BASE_CONTEXT = frozenset({"nav", "pages", "base_url", "extra_css", "extra_javascript", "mkdocs_version", "build_date_utc", "config", "page", CHOICE})  # fmt: skip
 _SKIPPED_THEME_FOLDERS = {".icons", "assets", "__pycache__"}
-# Settings of how MkDocs is run rather than of what it makes.
-_RUN = ("config_file_path", "site_dir", "strict")
+# Settings of how MkDocs is run rather than of what it makes (and where the project
+# is: the pages' sources are known by their bytes).
+_RUN = ("config_file_path", "site_dir", "strict", "docs_dir")
 # What a template may write that changes from one build of a site to the next: the
 # build's date, and those settings.
 _WRITTEN = ("build_date_utc", *_RUN)
@@ -64,10 +65,11 @@ def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2
     # `mkdocs.yml`, a site folder of its own, --strict) makes the same pages, unless a
     # template writes it.
     settings = {key: value for key, value in config.items() if key != "plugins" and (key not in _RUN or key in written)}
+    project = os.path.dirname(config.config_file_path or "")
     return fingerprint(
         settings,
         {name: plugin for name, plugin in config.plugins.items()},
-        theme.name, dict(theme), theme.dirs, custom, code,
+        theme.name, dict(theme), [_where(folder, project) for folder in theme.dirs], custom, code,
         _nav(nav.items), nav.homepage.url if nav.homepage else None,
         sorted(file.url for file in files.documentation_pages()),
         dict(env.globals), _functions(env),  # (their values: a release number a hook sets)
@@ -75,6 +77,16 @@ def site_digest(config: MkDocsConfig, nav: Navigation, files: Files, env: jinja2
         # SOURCE_DATE_EPOCH sets the date).
         get_build_datetime().isoformat() if "build_date_utc" in written else None,
     )  # fmt: skip
+
+
+def _where(folder: str, project: str) -> str:
+    """A theme's folder, the same wherever the project and its virtualenv are: an
+    installed package's from the packages' folder on, a site's own relative to the
+    project's folder (a cache kept for a clone made elsewhere writes its pages)."""
+    for packages in ("site-packages", "dist-packages"):
+        if packages in folder:
+            return folder[folder.index(packages) :]
+    return os.path.relpath(folder, project) if project else folder
 
 
 def page_digest(site: str, page: Page, context: Mapping[str, Any], toc: Any, template: str, content: str | None) -> str:

@@ -120,10 +120,17 @@ def test_a_changed_transcript_is_converted_again_alone(site_root: Path, conversi
     assert "One more question, appended." in (site / "t" / S1 / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_clone_of_the_site_finds_its_sessions_in_the_cache_it_is_given(site_root: Path, tmp_path: Path, conversions: list[str]) -> None:
+def test_a_clone_of_the_site_finds_its_sessions_in_the_cache_it_is_given(
+    site_root: Path, tmp_path: Path, conversions: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Sessions are known by their bytes, not by their files' times: a clone of the
     site in another folder (a CI job with a cache it restored), every file of it and
-    of its cache newly written, converts only the session whose bytes changed."""
+    of its cache newly written, converts only the session whose bytes changed; and its
+    pages, their theme's folder in it too, are written from the cache."""
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>Our footer</p>{% endblock %}\n')
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
     first = html_of(build(site_root))
     clone = tmp_path / "elsewhere" / "clone"
     shutil.copytree(site_root, clone)
@@ -131,8 +138,11 @@ def test_a_clone_of_the_site_finds_its_sessions_in_the_cache_it_is_given(site_ro
     for path in clone.rglob("*"):
         os.utime(path, (later, later))
     conversions.clear()
+    kept = _kept_outputs(monkeypatch)
     assert html_of(build(clone)) == first
     assert conversions == []
+    transcript_pages = [uri for uri in first if uri.startswith("t/")]
+    assert transcript_pages and set(transcript_pages) <= set(kept)
     append_prompt(clone)
     build(clone)
     assert conversions == [f"t/{S1}.jsonl"]
@@ -704,6 +714,17 @@ def test_a_template_that_writes_the_configuration_files_name_has_it_as_given(sit
     config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
     assert all(f"<p>From {config}</p>" in html for html in html_of(build(site_root)).values())
     assert all("<p>From mkdocs.yml</p>" in html for html in _build_from_its_folder(site_root, monkeypatch).values())
+
+
+def test_a_template_that_writes_where_the_docs_are_has_a_clones_pages_say_where_its_are(site_root: Path, tmp_path: Path) -> None:
+    (site_root / "overrides").mkdir()
+    (site_root / "overrides" / "main.html").write_text('{% extends "base.html" %}\n{% block footer %}<p>From {{ config.docs_dir }}</p>{% endblock %}\n')
+    config = site_root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    build(site_root)
+    clone = tmp_path / "elsewhere" / "clone"
+    shutil.copytree(site_root, clone)
+    assert all(f"<p>From {clone / 'docs'}</p>" in html for html in html_of(build(clone)).values())
 
 
 def test_a_theme_that_writes_the_build_date_has_its_pages_made_at_every_build(site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
