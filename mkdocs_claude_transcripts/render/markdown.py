@@ -702,7 +702,7 @@ class _ListIndent:
             self._after_rule = True
             self.texts.add(at)
             return " " * (4 * len(self.items)) + line[item.start("marker") :]
-        if after_rule and not item and not after_blank and indent < self.items[-1].column:
+        if after_rule and self.items and not item and not after_blank and indent < self.items[-1].column:
             # Under a rule in an item, a line less indented than the item's text has
             # no paragraph to go on lazily: it ends the item.
             self._close(indent, after_blank)
