@@ -182,6 +182,14 @@ CASES = {
         "- a\n    - ---\nafter\n\n    code",
         "UL LI P:a HR /LI /UL P:after CODE:code",
     ),
+    "a quote under an item, less indented than its text": (
+        "- a\n> quote\n> more\n\ntext",
+        "UL LI P:a /LI /UL BLOCKQUOTE P:quote more /BLOCKQUOTE P:text",
+    ),
+    "a quote under a nested item, in its parent": (
+        "1. a\n   - b\n     - c\n   > q\n   text",
+        "OL LI P:a UL LI P:b UL LI P:c /LI /UL /LI /UL BLOCKQUOTE P:q text /BLOCKQUOTE /LI /OL",
+    ),
     "a rule written as an item in an item, then the next item": (
         "- a\n    - ---\n- c\n  more",
         "UL LI P:a HR /LI LI P:c more /LI /UL",

@@ -738,6 +738,15 @@ class _ListIndent:
             self.items.append(_Item(column, compound=parted or bool(_COMPOUND.match(line, item.end())), parted=parted))
             self._last_item_line = at
             return " " * (4 * level) + item["marker"] + " " + line[item.end() :]
+        if self.items and line[lead:].startswith(">") and indent < self.items[-1].column and not after_blank and not self.lazy_indented:
+            # A quote starts a block (no lazy line): less indented than an item's text,
+            # it ends that item, where Python-Markdown would take it in.
+            self._close(indent, after_blank)
+            if not self.items:
+                self.breaks.add(at)
+                self.close()
+                return line
+            self._keep_order()  # (a blank line is put before it, as under an item's text)
         self.quoted = self.quoted or line[lead:].startswith(">")
         if self.items and indent < self.items[-1].column and not after_blank and (self.lazy_indented or _goes_on(line[lead:])):
             # A lazy line, which goes on the paragraph of its item: indented into the
