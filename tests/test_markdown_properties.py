@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import markdown
-import yaml
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
