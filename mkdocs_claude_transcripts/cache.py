@@ -104,7 +104,12 @@ def package_version(name: str) -> str | None:
 
 def text_digest(text: str) -> str:
     """A hash of a page's Markdown or HTML."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return bytes_digest(text.encode("utf-8", "surrogatepass"))
+
+
+def bytes_digest(data: bytes) -> str:
+    """A hash of bytes (a file's, as written or read)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def fingerprint(*parts: Any) -> str:
@@ -257,8 +262,7 @@ class Cache:
         for number, asset in enumerate(converted.assets):
             name = f"asset-{number}"
             (work / name).write_bytes(asset.content)
-            digest = hashlib.sha256(asset.content).hexdigest()
-            assets.append({"src_uri": asset.src_uri, "file": name, "stat": file_stat(str(work / name)), "digest": digest})
+            assets.append({"src_uri": asset.src_uri, "file": name, "stat": file_stat(str(work / name)), "digest": bytes_digest(asset.content)})
         data = {
             "nav": _nav_to_json(converted.nav),
             "started": converted.started.isoformat() if converted.started else None,

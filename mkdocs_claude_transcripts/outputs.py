@@ -18,7 +18,6 @@ output.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import importlib.util
 import os
@@ -34,7 +33,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from .cache import file_hash, fingerprint, package_version, text_digest
+from .cache import bytes_digest, file_hash, fingerprint, package_version, text_digest
 
 PROXY = "claude-transcripts/page.html"  # the template of a transcript page
 KEPT = "claude-transcripts/kept.html"  # writes an output kept in the cache
@@ -268,7 +267,7 @@ def _theme_files(folders: Iterable[str]) -> tuple[list[Any], set[str]]:
                     source = data.decode("utf-8", errors="replace")
                     written.update(word for word in _WRITTEN if word in source)
                 if not installed:
-                    found.append((os.path.relpath(path, folder), hashlib.sha256(data).hexdigest()))
+                    found.append((os.path.relpath(path, folder), bytes_digest(data)))
     return found, written
 
 
