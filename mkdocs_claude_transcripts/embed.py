@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from .render.guard import excerpt_lines
 from .render.markdown import fence_end, fence_open
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
                 problems.append(f"{NAME} block at line {i + 1}: {problem}")
                 out += block
             else:
-                out += [opened["indent"] + line if line else "" for line in made]
+                out += excerpt_lines(made, opened["indent"])
         else:
             out += block  # another fence: its text is not looked into
         i = end + 1

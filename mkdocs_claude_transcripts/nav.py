@@ -113,6 +113,7 @@ class _Walk:
         local: Callable[[datetime], datetime],
     ) -> None:  # fmt: skip
         self.entries, self.started, self.pages, self.group, self.local = entries, started, pages, group, local
+        self.ours = set().union(*map(_owned, entries.values()))
 
     def items(self, items: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -133,6 +134,10 @@ class _Walk:
                     out.append(built)
                     continue
                 item.children = self.items(item.children)
+                if any(page.file.src_uri in self.ours for page in _pages(item.children)):
+                    # The name of a folder of transcripts, which MkDocs made a title of:
+                    # themes print it as HTML.
+                    item.title = _escaped(item.title)
             out.append(item)
         return self._sessions_grouped(_by_date(out, dates), sessions)
 

@@ -8,6 +8,7 @@ import shutil
 import textwrap
 from collections import Counter
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from bs4 import BeautifulSoup
@@ -224,3 +225,49 @@ def test_an_excerpt_of_a_session_left_out_of_the_site_says_why_its_images_are_no
     assert text.count("is not shown: its session is not published") >= 2
     assert "could not be decoded" not in text
     assert not [p for p in (root / "site").rglob("*.png") if "images" in p.parent.name and "assets" not in p.parts]
+
+
+def test_folders_named_with_markup_or_a_hash_give_no_markup_and_links_that_resolve(tmp_path: Path) -> None:
+    """A session in folders whose names hold markup, a Markdown link's end and a
+    ``#``: the nav shows the names as text, and an excerpt's images and links, which
+    carry them, lead where they should (strict: every link resolves)."""
+    folder = "p){: onerror=alert(1) } #1 <b>x"
+    root = make_site(tmp_path)
+    (root / "docs" / folder).mkdir()
+    shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / folder / "images.jsonl")
+    (root / "docs" / "notes.md").write_text("# Notes\n\n" + block(path=json.dumps(f"{folder}/images.jsonl")), encoding="utf-8")
+    site_dir = build(root)
+    notes = site_dir / "notes" / "index.html"
+    for page in site_dir.rglob("*.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        assert not soup.select("[onerror]") and not [b for b in soup.select("b") if b.get_text().startswith("x")], page
+    soup = BeautifulSoup(notes.read_text(encoding="utf-8"), "html.parser")
+    assert any("#1 <b>x" in label.get_text() for label in soup.select(".md-nav__link"))  # the folder's section
+    excerpt = soup.select_one("article")
+    images = [img["src"] for img in excerpt.select("img")]
+    assert images
+    links = [a["href"] for a in excerpt.select("a[href]") if not a["href"].startswith(("#", "http"))]
+    assert links
+    for target in images + links:
+        path = notes.parent.joinpath(unquote(target.split("#")[0] if "images/" not in target else target))
+        assert path.exists() or path.joinpath("index.html").exists(), target
+
+
+def test_critic_marks_in_an_excerpt_are_shown_as_written(tmp_path: Path) -> None:
+    """pymdownx.critic reads a page's text before anything else, code included: an
+    excerpt's "{--" (a prompt) and "--}" (a command, further on) are not made a
+    deletion spanning messages; the page's own marks are still read."""
+    root = site(tmp_path, "# Notes\n\nThe page's own {--edit--}.\n\n" + block(path=f"../transcripts/{S1}.jsonl"))
+    with (root / "mkdocs.yml").open("a") as handle:
+        handle.write("markdown_extensions:\n  - pymdownx.critic\n")
+    transcript = root / "docs" / "transcripts" / f"{S1}.jsonl"
+    entries = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    prompt = next(e for e in entries if e["type"] == "user" and isinstance(e["message"]["content"], str))
+    prompt["message"]["content"] += " Delete {-- this, {++ add ++}"
+    answer = next(e for e in reversed(entries) if e["type"] == "assistant" and e["message"]["content"][0]["type"] == "text")
+    answer["message"]["content"][0]["text"] += "\n\n```\nend --}\n```"
+    transcript.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    built = article(build(root))
+    assert [str(mark) for mark in built.select("del, ins, mark")] == ['<del class="critic">edit</del>']
+    text = built.get_text()
+    assert "Delete {-- this, {++ add ++}" in text and "end --}" in text

@@ -10,6 +10,7 @@ left exactly as they are.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as etree
 from typing import Any
@@ -29,6 +30,11 @@ MARKER = "<!-- claude-transcripts:page -->"
 # the next part): it is kept in the HTML, where the plugin cuts the page into the
 # HTML of each section (rendering.py), then takes it out. No other raw HTML is.
 SECTION = "<!-- claude-transcripts:section -->"
+# The lines around an excerpt of a session in a page of the site (embed.py), which
+# has no guard: the same hash in both, of the excerpt's Markdown, which the
+# excerpt's text cannot hold. They are taken out before the page is read.
+_EXCERPT = re.compile(r"[ \t]*<!-- claude-transcripts:excerpt ([0-9a-f]{16}) -->")
+_EXCERPT_END = "<!-- /claude-transcripts:excerpt {} -->"
 
 # The raw HTML the renderer itself writes: the permalink of a message (the inline
 # pattern sees its opening and closing tags one at a time), and the comments
@@ -87,6 +93,55 @@ class _Sections(Preprocessor):
         return [stash.store(SECTION) if line == SECTION else line for line in lines]
 
 
+def excerpt_lines(lines: list[str], indent: str) -> list[str]:
+    """The Markdown ``lines`` of an excerpt, as a page of the site holds them: each
+    after ``indent`` (the block's that asked for it), between the excerpt's lines."""
+    digest = hashlib.blake2b("\n".join(lines).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    start, end = f"<!-- claude-transcripts:excerpt {digest} -->", _EXCERPT_END.format(digest)
+    return [indent + start, *(indent + line if line else "" for line in lines), indent + end]
+
+
+class _ExcerptsAside(Preprocessor):
+    """Takes the lines around excerpts out; where pymdownx.critic is on, it sets the
+    excerpts aside while critic reads the page (``_ExcerptsBack`` puts them back).
+    Critic reads a page's text before anything else, code included, and has no
+    escape: an excerpt's "{--" (a prompt), with a "--}" further on (a command in a
+    fence), would be a deletion spanning messages. In a transcript, as on its own
+    page, they are what was written."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.md.ct_excerpts = {}  # type: ignore[attr-defined]
+        if not any("<!-- claude-transcripts:excerpt " in line for line in lines):
+            return lines
+        aside = "critic" in self.md.preprocessors
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            start = _EXCERPT.fullmatch(lines[i])
+            end = _EXCERPT_END.format(start[1]) if start else ""
+            last = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == end), None) if start else None
+            if last is None:
+                out.append(lines[i])
+                i += 1
+                continue
+            if aside:
+                place = f"ct-excerpt-{len(self.md.ct_excerpts)}-{start[1]}"  # type: ignore[attr-defined]
+                self.md.ct_excerpts[place] = lines[i + 1 : last]  # type: ignore[attr-defined]
+                out.append(place)
+            else:
+                out += lines[i + 1 : last]
+            i = last + 1
+        return out
+
+
+class _ExcerptsBack(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        aside = getattr(self.md, "ct_excerpts", None)
+        if not aside:
+            return lines
+        return [back for line in lines for back in aside.get(line, (line,))]
+
+
 class _GuardedHtml(HtmlInlineProcessor):
     """Raw inline HTML is kept only when it is one of our own anchors."""
 
@@ -127,7 +182,9 @@ def _linkable(href: str) -> bool:
 
 def _replace_with_text(parent: etree.Element, index: int, child: etree.Element) -> None:
     text = "".join(child.itertext()) if child.tag == "a" else child.get("alt", "")
-    label = f"{text} ({child.get('href') or child.get('src') or ''})"
+    # An emoji that pymdownx.emoji would fetch as an image (":smile:") is its character.
+    emoji = child.tag == "img" and "emoji" in child.get("class", "")
+    label = text if emoji else f"{text} ({child.get('href') or child.get('src') or ''})"
     span = etree.Element("span")
     span.text = label
     span.tail = child.tail
@@ -140,6 +197,8 @@ class GuardExtension(Extension):
         md.ct_guard = False  # type: ignore[attr-defined]
         md.preprocessors.register(_Marker(md), "ct_guard", 35)
         md.preprocessors.register(_Sections(md), "ct_sections", 29)  # once whitespace is normalised
+        md.preprocessors.register(_ExcerptsAside(md), "ct_excerpts_aside", 31.2)  # pymdownx.critic's is 31.1
+        md.preprocessors.register(_ExcerptsBack(md), "ct_excerpts_back", 31.0)
         md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
         md.treeprocessors.register(PlainText(md), "ct_plain_text", PRIORITY)
 

@@ -973,8 +973,9 @@ def bullets(items: Iterable[str]) -> list[str]:
 
 
 def image(alt: str, target: str) -> str:
-    """An image we wrote into the site; ``alt`` is shown literally."""
-    return f"![{inline(alt)}]({target})"
+    """An image we wrote into the site; ``alt`` is shown literally, and the target is
+    %-encoded as ``link``'s (in an excerpt, it holds the names of the session's folders)."""
+    return f"![{inline(alt)}]({_url(target)})"
 
 
 def web_link(url: str) -> str:
@@ -988,7 +989,19 @@ def link(text: str, target: str) -> Made:
     """A link we make ourselves, to a page or anchor of the site; ``text`` is shown
     literally, and the target's characters that a URL cannot hold as they are (a
     space, ``(``, a letter of another alphabet, in a folder's name) are %-encoded."""
-    return Made(f"[{inline(text)}]({quote(target, safe='/#')})")
+    return Made(f"[{inline(text)}]({_url(target)})")
+
+
+def _url(target: str) -> str:
+    """``target`` (a path, maybe with an anchor, which is made of ``_ANCHOR_NAME``'s
+    characters) %-encoded: a ``#`` in a folder's name too."""
+    path, hashed, anchor = target.rpartition("#")
+    if hashed and _ANCHOR_NAME.fullmatch(anchor):
+        return quote(path, safe="/") + "#" + anchor
+    return quote(target, safe="/")
+
+
+_ANCHOR_NAME = re.compile(r"[A-Za-z0-9_-]*")
 
 
 def snippet_guard(markdown: str) -> str:
