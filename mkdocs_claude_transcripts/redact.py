@@ -163,21 +163,22 @@ PATTERNS: dict[str, str] = {
     # characters after the command's name: to a line's end, each name in a long line
     # (a minified file) would read the rest of it.
     "command-password": (
-        r"(?:(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"'/@]+:"
+        r"(?:(?:(?<![\w-])(?:-u|--user)[ \t]+|\bcurl\b[^\n]{0,256}?[ \t]-u)[\"']?[^\s:\"'/@]+:"
         r"|(?i:(?<![\w-])--pass(?:word|wd)?(?:[ \t]+|=)[\"']?(?![-$])"
-        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]{0,256}?[ \t]-p"
+        r"|\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n]{0,256}?[ \t](?-i:-p)[\"']?(?![0-9]+:[0-9])"
         r"|\b(?:sshpass\b[^\n]{0,256}?[ \t]-p|redis-cli\b[^\n]{0,256}?[ \t]-a)[ \t]*[\"']?(?![-$])"
         r"|(?<![\w-])-pass(?:in|out)[ \t]+[\"']?pass:|(?<![\w-])-(?:store|key)pass[ \t]+[\"']?(?![-$])"
         r"|\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+))"
         r"(?P<secret>[^\s\"'@]{3,})"
     ),
-    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]+:(?P<secret>[^\s@/'\"<>]+)@",
+    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]*:(?P<secret>[^\s@/'\"<>]+)@",
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
     # what code gives a password (see _NOT_A_PASSWORD); and "password": "..." in JSON or
     # YAML.
     "password": (
-        r"(?i)(?:\b|_)(?:password|passwd|pwd)[ \t]*=[ \t]*[\"']?(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
+        r"(?i)(?:(?:\b|_|(?<=[A-Z])(?=(?-i:PASSWORD|PASSWD)))(?:password|passwd|pwd)[ \t]*=[ \t]*[\"']?"
+        r"|(?<=[a-z0-9])(?-i:Password|Passwd)[ \t]*=[ \t]*[\"'])(?P<secret>(?![A-Za-z_][\w.]*\()(?![/~])"
         r"(?:(?!\$[{(]|\$\w+[\"'])(?:(?<=\")[^\"\n]{3,}(?=\")|(?<=')[^'\n]{3,}(?='))"  # (between quotes, to the closing one; not a reference)
         rf"|(?:(?<=[\"'])|(?!{_NOT_A_PASSWORD})){_PASSWORD}{{3,}}))"
     ),
@@ -224,18 +225,58 @@ _REFERENCE = re.compile(r"\$\{[A-Za-z_]|\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)$
 _FIELD = "secret-field"
 
 
+def _code_after(match: re.Match[str], value: str) -> bool:
+    """A value that code goes on from (``os.environ["X"]``, ``form.get(...)``), or, not
+    quoted, a constant's name (``password = DB_PASSWORD``)."""
+    after = match.string[match.end() : match.end() + 1]
+    quoted = match.string[match.start("secret") - 1 : match.start("secret")] in ("'", '"')
+    return after in ("[", "(") or (not quoted and _CONSTANT.fullmatch(value) is not None)
+
+
+def _wordy(match: re.Match[str], value: str) -> bool:
+    """A value made of words (``app-theme-preference-v2``, ``images/products/item-1234``):
+    a name, a path or a setting's value, not a token's letters."""
+    return sum(1 for part in _PARTS.split(value) if len(part) >= 3 and part.isalpha()) >= 2
+
+
+# Values a kind's pattern finds that are not secrets (where its pattern alone would
+# have to be much longer): given the match and the value it would replace.
+_NOT_SECRET: dict[str, Callable[[re.Match[str], str], bool]] = {
+    "password": _code_after,
+    "password-field": lambda match, value: _VERSION.fullmatch(value) is not None,  # "jsonwebtoken": "^9.0.2"
+    "assigned-key": _wordy,  # STORAGE_KEY = 'app-theme-v2', a cache's or an object's key
+    "command-password": lambda match, value: _IDS.fullmatch(match.group()) is not None or _IDS.fullmatch(value) is not None,
+    "bearer-token": lambda match, value: not any(char.isdigit() for char in value),  # "Bearer authentication"
+    "signed-url": lambda match, value: not any(char.isdigit() for char in value),  # signature=request_signature
+    "registry-auth": lambda match, value: _PATH.fullmatch(value) is not None,  # auth: /api/v1/auth/login
+}
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|SECRET)")
+_PARTS = re.compile(r"[-_./]")
+_VERSION = re.compile(r"[\^~<>=v ]*[0-9]+(?:\.[0-9x*]+)+(?:[-+.][0-9A-Za-z.]+)?")
+# A user and a group by number (docker run -u 1000:1000), a port's mapping (-p3306:3306).
+_IDS = re.compile(r"(?:.*?(?:-u|--user)[ \t]*[\"']?)?[0-9]+(?::[0-9]+)+")
+_PATH = re.compile(r"/?[a-z0-9-]+(?:/[a-z0-9-]+)+/?")
+
+
 @functools.lru_cache(maxsize=1024)
 def secret_name(name: str) -> bool:
     """Whether a field of this name holds a secret (``_SECRET_NAMES``)."""
     return _NOT_NAME.sub("", name.lower()).endswith(_SECRET_NAMES) or _PASS_NAME.search(name) is not None
 
 
-# A home folder, and Windows' as Git Bash, WSL or forward slashes write it (/c/Users/x/,
-# /mnt/c/Users/x/, C:/Users/x/), drive and all.
+# A home folder, and Windows' as Git Bash, WSL, Cygwin or forward slashes write it
+# (/c/Users/x/, /mnt/c/Users/x/, /cygdrive/c/Users/x/, C:/Users/x/), drive and all; a
+# user's name in any alphabet.
 _HOME = re.compile(
-    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/[A-Za-z])(?=/Users/))?/(?:Users|home)/(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)"
+    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/cygdrive/[A-Za-z]|/[A-Za-z])(?=/Users/))?/(?:Users|home)/(?P<user>[\w.-]+)(?P<rest>[/\\]|\b)"
 )
-_WINDOWS_HOME = re.compile(r"[A-Za-z]:\\Users\\(?P<user>[A-Za-z0-9._-]+)(?P<rest>[/\\]|\b)")
+# Windows' own (C:\Users\x\, c:\users\x\, in JSON C:\\Users\\x\\; a name of two
+# words before a backslash), and WSL's home folders as Windows reaches them
+# (\\wsl.localhost\Ubuntu\home\x\).
+_WINDOWS_HOME = re.compile(
+    r"(?i:[a-z]:\\{1,2}users|\\{2,4}wsl(?:\.localhost|\$)\\{1,2}[^\\\s]+\\{1,2}home)\\{1,2}"
+    r"(?P<user>[\w.-]+(?: [\w.-]+(?=\\))?)(?P<rest>[/\\]|\b)"
+)
 _IN_A_PATH = re.compile(r"[\w.~/\\-]")  # a character of a path's name, before a home folder's
 _WORD_BEFORE = re.compile(r"[^\s'\"`()<>\[\]{},;:=|]*\Z")
 _FLAG = re.compile(r"-{1,2}[A-Za-z][A-Za-z0-9_-]*")  # -I/home/x/include
@@ -306,7 +347,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "registry-auth": ("auth", ".dockerconfigjson"),
     "kube-client-key": ("client-key-data",),
     "command-password": (
-        "-u ", "-u\t", "--user", "--pass", "mysql", "mariadb", "sshpass", "redis-cli", "-passin", "-passout", "storepass", "keypass",
+        "-u ", "-u\t", "--user", "--pass", "curl", "mysql", "mariadb", "sshpass", "redis-cli", "-passin", "-passout", "storepass", "keypass",
         "machine",
     ),
     "url-password": ("://",),
@@ -344,10 +385,11 @@ class Redactor:
     def _rules(self) -> list[tuple[str, re.Pattern[str], tuple[str, ...] | None]]:
         """Each kind, its pattern and the words it needs (None: every text is searched),
         compiled on first use: a build whose sessions all come from the cache redacts
-        nothing."""
+        nothing. The built-in patterns' word boundaries are ASCII's: a token right
+        after a letter of another alphabet (``令牌ghp_...``) begins a word."""
         patterns = {**PATTERNS, **self.extra} if self.enabled else {}
         return [
-            (kind, re.compile(_named(pattern)), TRIGGERS.get(kind) if kind not in self.extra else None)
+            (kind, re.compile(_named(pattern), 0 if kind in self.extra else re.ASCII), TRIGGERS.get(kind) if kind not in self.extra else None)
             for kind, pattern in patterns.items()
         ]
 
@@ -381,7 +423,7 @@ class Redactor:
         (``{"password": "..."}``, which no pattern of a secret's own shape finds), else
         a text redacted as any text."""
         if isinstance(value, str):
-            if self.enabled and len(value) > 3 and secret_name(name) and value not in self._allow and not _REFERENCE.match(value):
+            if self.enabled and len(value) > 3 and secret_name(name) and value not in self._allow and not _REFERENCE.match(value) and not _VERSION.fullmatch(value):
                 self.counts[_FIELD] += 1
                 return f"[REDACTED:{_FIELD}]"
             return self.text(value)
@@ -409,7 +451,7 @@ class Redactor:
         if self.shorten_home:
             if "/Users/" in value or "/home/" in value:
                 value = _HOME.sub(_home, value)
-            if ":\\Users\\" in value:
+            if ":\\" in value or "\\\\wsl" in value:
                 value = _WINDOWS_HOME.sub(_home, value)
         return value
 
@@ -427,18 +469,31 @@ class Redactor:
         lowered = value.lower()
         hits = self._hits(lowered)
         redacted = self._redact(value, hits, lowered) if hits or self._always else value
-        return self._escaped(redacted, hits) if "\\" in redacted else redacted
+        if "\x1b[" in redacted:
+            redacted = self._coloured(redacted)
+        return self._escaped(redacted) if "\\" in redacted else redacted
 
-    def _escaped(self, value: str, hits: set[str]) -> str:
+    def _coloured(self, value: str) -> str:
+        """``value``, a terminal's output, with the secrets between its colour codes
+        replaced too: a code's last letter runs into what follows (``\\x1b[31mghp_...``,
+        as ``grep --color`` writes it), which no pattern's start would then find."""
+        pieces = _TERMINAL_CODE.split(value)
+        for index in range(0, len(pieces), 2):
+            lowered = pieces[index].lower()
+            hits = self._hits(lowered)
+            if hits or self._always:
+                pieces[index] = self._redact(pieces[index], hits, lowered)
+        return "".join(pieces)
+
+    def _escaped(self, value: str) -> str:
         """``value`` with the secrets written in it with Markdown's escapes inside
-        (``sk\\_live\\_...``, which a page shows as ``sk_live_...``) replaced too: those
-        whose words only the text without its escapes holds."""
+        (``sk\\_live\\_...``, which a page shows as ``sk_live_...``) replaced too."""
         plain = _ESCAPE.sub(r"\1", value)
         if plain == value:
             return value
         lowered = plain.lower()
-        found = self._hits(lowered) - hits
-        redacted = self._redact(plain, found, lowered) if found else plain
+        found = self._hits(lowered)
+        redacted = self._redact(plain, found, lowered) if found or self._always else plain
         if redacted == plain:
             return value
         # What changed, from the first part replaced to the last, put where it is in
@@ -493,7 +548,7 @@ class Redactor:
     def _replace(self, kind: str, match: re.Match[str]) -> str:
         secret = match.group("secret") if "secret" in match.re.groupindex else None
         value = secret if secret is not None else match.group()
-        if value in self._allow:
+        if value in self._allow or (kind not in self.extra and kind in _NOT_SECRET and _NOT_SECRET[kind](match, value)):
             return match.group()
         self.counts[kind] += 1
         marker = f"[REDACTED:{kind}]"
@@ -524,6 +579,8 @@ _REMEMBER_FROM = 512  # characters
 
 # A backslash before a character of punctuation: Markdown shows the character alone.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# A terminal's control sequence (a colour), kept with the pieces between them.
+_TERMINAL_CODE = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
 
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are

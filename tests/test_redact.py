@@ -391,3 +391,60 @@ def test_numbers_lists_and_keys_of_json_data_are_redacted_too() -> None:
 )
 def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, redacted: str | None) -> None:
     assert Redactor().text(text) == (redacted or text)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("mysql -u root -p'Qx7vLmN2pRt9' app", "Qx7vLmN2pRt9"),  # a password between quotes
+        ('mysqldump -p"Qx7vLmN2pRt9" app', "Qx7vLmN2pRt9"),
+        ("curl -uadmin:Qx7vLmN2pRt8 https://api.example", "Qx7vLmN2pRt8"),  # no space after -u
+        ("REDIS_URL=redis://:Qx7vLmN2pRt7@cache:6379/0", "Qx7vLmN2pRt7"),  # a password and no user
+        ("PGPASSWORD=swordfishdragon psql -h db", "swordfishdragon"),  # a name glued to the word
+        ('const adminPassword = "swordfishmarlin";', "swordfishmarlin"),
+        ("我的令牌是ghp_" + "Ab3d" * 9, "Ab3dAb3dAb3d"),  # right after a letter of another alphabet
+        ("密钥AKIAQX7VLMN2PRT9ABCD的", "AKIAQX7VLMN2PRT9ABCD"),
+        ("\x1b[01;31mghp_" + "Zb3d" * 9 + "\x1b[m", "Zb3dZb3dZb3d"),  # after a colour, as grep --color writes it
+        ("Keys start with `sk_live_`; yours is sk\\_live\\_51HQx7vLmN2pRt9abcdEFGH", "51HQx7vLmN2pRt9"),  # the prefix alone, before
+        ("C:\\Users\\Jürgen\\x", "Jürgen"),  # home folders: a name in another alphabet
+        ("c:\\users\\erin\\x", "erin"),  # in lower case
+        ("C:\\Users\\Frank Miller\\x", "Miller"),  # of two words
+        ("\\\\wsl.localhost\\Ubuntu\\home\\gina\\x", "gina"),  # WSL's, from Windows
+        ('{"cwd": "C:\\\\Users\\\\heidi\\\\app"}', "heidi"),  # in JSON
+        ("/cygdrive/c/Users/ivan/x and /home/zoë/y", "ivan"),
+        ("/home/zoë/y", "zoë"),
+    ],
+)
+def test_secrets_in_less_common_shapes_and_places_are_redacted(text: str, secret: str) -> None:
+    assert secret not in Redactor().text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'password = os.environ["DB_PASSWORD"]',  # code that gives a password
+        'password = request.form["password"]',
+        "password = load_password(path)",
+        "password = DB_PASSWORD",
+        '"dependencies": {"jsonwebtoken": "^9.0.2", "csrf-token": "~1.2.0"}',  # versions
+        "docker run -u 1000:1000 image",  # a user and group by number
+        "docker run --user 1000:1000 image",
+        "mysql -h db -P3306 app",  # a port
+        "docker run --name mysql -p3306:3306 mysql",
+        "const STORAGE_KEY = 'app-theme-preference-v2';",  # keys that are names
+        "localStorageKey: user-preferences-v2-settings",
+        "objectKey: images/products/2024/item-1234.jpg",
+        "auth: /api/v1/auth/login",  # a route
+        "verify(payload, signature=request_signature)",  # a name
+        "Bearer authentication/authorization is used",  # prose
+    ],
+)
+def test_code_names_versions_and_ids_are_not_taken_for_secrets(text: str) -> None:
+    assert Redactor().text(text) == text
+
+
+def test_a_version_given_to_a_secret_name_in_data_is_not_a_secret() -> None:
+    redactor = Redactor()
+    assert redactor.data({"dependencies": {"jsonwebtoken": "^9.0.2"}, "token": "abcd1234efgh"}) == {
+        "dependencies": {"jsonwebtoken": "^9.0.2"}, "token": "[REDACTED:secret-field]"
+    }  # fmt: skip
