@@ -292,3 +292,27 @@ def test_critic_marks_in_a_transcript_are_shown_as_written(tmp_path: Path) -> No
         assert written in text, written
     home = (site / "index.html").read_text(encoding="utf-8")
     assert '<del class="critic">edit</del>' in home  # the site's own pages are left to it
+
+
+def test_a_marked_section_that_html_parsers_refuse_does_not_stop_the_build(tmp_path: Path) -> None:
+    """MkDocs reads every page's text with Python's HTMLParser, which stops at a
+    ``<![`` opening no section it knows: in a code span of a prompt, an answer or a
+    tool's title, and in a page of the site's own, it is shown as written."""
+    root = make_site(tmp_path)
+    (root / "docs" / "index.md").write_text("# Home\n\nThe site's own `<![x` span.\n")
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "What does `<![i` mean in old IE HTML? And `<![ `?"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "text", "text": "A conditional comment: `<![if IE]>`, then `<![endif]>`."},
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/srv/<![a.html"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "<![b"}]}},
+    ]  # fmt: skip
+    session = "c0c0c0c0-0000-4000-8000-00000000000b"
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    site = build(root)
+    text = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article").get_text()
+    for written in ("<![i", "<![ ", "<![if IE]>", "/srv/<![a.html", "<![b"):
+        assert written in text, written
+    assert "<![x" in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").find("article").get_text()

@@ -142,6 +142,27 @@ class _ExcerptsBack(Preprocessor):
         return [back for line in lines for back in aside.get(line, (line,))]
 
 
+class _MarkedSections(Preprocessor):
+    """MkDocs reads each page's text with Python's HTMLParser, for the ids its raw HTML
+    gives, and that parser stops the build with an error at a ``<![`` that opens no
+    section it knows (a code span of a transcript, `` `<![i` ``, or of a page of your
+    own): it is given the text with each ``<![`` written ``<!_[``, which it reads as
+    a comment. The page itself is read as it is."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        blocks = self.md.preprocessors
+        if "mkdocs_raw_html" in blocks and any("<![" in line for line in lines):
+            raw = blocks["mkdocs_raw_html"]
+            read = raw.run
+
+            def run(lines: list[str]) -> list[str]:
+                read([line.replace("<![", "<!_[") for line in lines])
+                return lines
+
+            raw.run = run  # type: ignore[method-assign]
+        return lines
+
+
 class _GuardedHtml(HtmlInlineProcessor):
     """Raw inline HTML is kept only when it is one of our own anchors."""
 
@@ -199,6 +220,7 @@ class GuardExtension(Extension):
         md.preprocessors.register(_Sections(md), "ct_sections", 29)  # once whitespace is normalised
         md.preprocessors.register(_ExcerptsAside(md), "ct_excerpts_aside", 31.2)  # pymdownx.critic's is 31.1
         md.preprocessors.register(_ExcerptsBack(md), "ct_excerpts_back", 31.0)
+        md.preprocessors.register(_MarkedSections(md), "ct_marked_sections", 21.5)  # MkDocs' mkdocs_raw_html is 21
         md.treeprocessors.register(_LinkGuard(md), "ct_link_guard", 5)
         md.treeprocessors.register(PlainText(md), "ct_plain_text", PRIORITY)
 
