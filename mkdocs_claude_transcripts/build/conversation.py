@@ -396,17 +396,27 @@ class Conversation:
 
     def _queued(self, line: int, entry: raw.AttachmentEntry) -> None:
         prompt = entry.attachment.get("prompt")
-        self._steer(line, entry, steering.prompt_text(prompt), _prompt_images(prompt))
+        text, images = steering.prompt_text(prompt), _prompt_images(prompt)
+        if not text and not images and prompt not in (None, "", [], {}):
+            text = _as_text(prompt)  # a prompt of a shape not known: its data, as it is
+        self._steer(line, entry, text, images)
 
     def _hook(self, line: int, entry: raw.AttachmentEntry) -> None:
-        data = entry.attachment
-        text = _attachment_text(data)
-        if not text.strip() or text.strip() == "{}":
+        data = _payloads_out(entry.attachment)
+        blocking = data.get("blockingError")  # why a hook stopped a tool, or Claude (a text, or {blockingError, command})
+        said = [_attachment_text(data), _as_text(data.get("message"))]
+        said.append(_as_text(blocking.get("blockingError") if isinstance(blocking, dict) else blocking))
+        text = "\n\n".join(part for part in said if part.strip() and part.strip() != "{}")
+        details = {k: _as_text(v) for k, v in data.items() if k not in _HOOK_FIELDS and v not in (None, "", [], {})}
+        if isinstance(blocking, dict):
+            details.update({f"blockingError.{k}": _as_text(v) for k, v in blocking.items() if k != "blockingError" and v not in (None, "", [], {})})
+        if not text.strip() and not details:
             self.report.mark(line, Outcome.METADATA)  # a hook that ran and said nothing
             return
         name = data.get("hookName") or data.get("hookEvent") or ""
-        failed = str(data.get("type", "")).endswith("error") or data.get("exitCode") not in (None, 0)
-        note = m.SystemNote(subtype="hook", level="warning" if failed else "info", title=f"Hook · {name}" if name else "Hook", text=text)
+        failed = str(data.get("type", "")).endswith("error") or data.get("exitCode") not in (None, 0) or blocking not in (None, "", {})
+        title = f"Hook · {name}" if name else "Hook"
+        note = m.SystemNote(subtype="hook", level="warning" if failed else "info", title=title, text=text, details=details)
         self._emit(line, note, entry)
 
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
@@ -451,6 +461,8 @@ class Conversation:
         """A context collapse: a span of the conversation the model then saw as a
         summary (the span itself stays on the page, where it was)."""
         summary = entry.extra("summary")
+        if summary not in (None, "", [], {}) and not isinstance(summary, str):
+            summary = _as_text(summary)  # of a shape not known: its data, as it is
         if not isinstance(summary, str) or not summary.strip():
             content = entry.extra("summaryContent")
             summary = _COLLAPSED.sub("", content) if isinstance(content, str) else ""
@@ -667,6 +679,8 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
             return found if found.path else None  # named by its path (its bytes are not shown)
         if value.get("type") not in (None, "text") and "file" in value:
             return None  # a notebook mentioned: its fields, as they are
+        if "content" not in file:
+            return None  # a text of a shape not known: its fields, as they are
         value = file.get("content")
         found.start_line = whole(file.get("startLine"))
         found.path = found.path or _first_text(file, "filePath", "path")
@@ -682,6 +696,9 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
 
 # Where an attachment keeps what it says.
 _TEXT_KEYS = ("content", "text", "prompt", "stdout", "stderr", "addedBlocks")
+# A hook's fields that say which hook ran and how, not what it said; what it said is
+# in _TEXT_KEYS, "message" or "blockingError"; any other field is shown by its name.
+_HOOK_FIELDS = frozenset({"type", "hookName", "hookEvent", "toolUseID", "command", "durationMs", "exitCode", "message", "blockingError", *_TEXT_KEYS})
 
 
 def _diagnostics(files: Any) -> tuple[Any, str]:

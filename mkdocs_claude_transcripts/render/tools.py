@@ -38,6 +38,7 @@ def render_call(call: m.ToolCall, ctx: PageContext) -> tuple[str, list[str]]:
     key = view.key(call, args, ctx)
     label = view.label(call)
     body = view.input(call, args, ctx)
+    body += _unknown_inputs(args, body) if view is not GENERIC and args is not None else []
     if call.result is None:
         body += [""] * bool(body) + ["*No result was recorded.*"]
     else:
@@ -81,6 +82,18 @@ def input_table(values: dict[str, Any]) -> list[str]:
         else:
             rest += ["", f"**{inline(key)}**", ""] + fence(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json")
     return (table(["Input", "Value"], rows) if rows else []) + rest
+
+
+def _unknown_inputs(args: m.ToolInput, body: list[str]) -> list[str]:
+    """The inputs a tool's class does not know of (an option newer than it, a flag such
+    as Grep's ``-i``, an input that is not an object), in a table after the view's
+    ``body``: but those the view showed in a table of its own (``other_inputs``)."""
+    shown = "\n".join(body)
+    extra = {
+        name: value for name, value in (args.model_extra or {}).items()
+        if value not in (None, "", [], {}) and f"| {inline(name)} |" not in shown and f"**{inline(name)}**" not in shown
+    }  # fmt: skip
+    return [""] * bool(body) + input_table(extra) if extra else []
 
 
 def other_inputs(call: m.ToolCall, shown: Iterable[str]) -> list[str]:

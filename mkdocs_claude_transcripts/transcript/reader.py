@@ -234,36 +234,47 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
 
 
 def _dropped(data: Any, errors: list[ErrorDetails]) -> list[str]:
-    """Remove from ``data`` every value ``errors`` name; their dotted paths."""
-    # Locations mix keys and indexes, which do not compare: they are sorted as text.
-    locations = sorted({tuple(e["loc"]) for e in errors}, key=str)
-    return [path for path in (_drop(data, loc) for loc in locations) if path]
+    """Remove from ``data`` every value ``errors`` name; their dotted paths. Where one
+    value holds another that an error names, only the inner one goes: a list of blocks
+    that is not a text (the other type its field may have) keeps its blocks but the
+    field of one that is wrong."""
+    paths = {tuple(path) for path in (_path(data, tuple(e["loc"])) for e in errors) if path}
+    inner = [path for path in paths if not any(len(other) > len(path) and other[: len(path)] == path for other in paths)]
+    # Removed from the last, so that the items of a list left to remove keep their
+    # indexes (keys and indexes do not compare: each step is sorted with its kind).
+    ordered = sorted(inner, key=lambda path: [(0, step, "") if isinstance(step, int) else (1, 0, str(step)) for step in path])
+    return [_drop(data, path) for path in reversed(ordered)][::-1]
 
 
-def _drop(data: Any, loc: tuple[Any, ...]) -> str:
-    """Remove the value at ``loc`` (a pydantic error location) from ``data``, and
-    return its dotted path ("" if there was nothing to remove).
+def _path(data: Any, loc: tuple[Any, ...]) -> list[Any]:
+    """The steps of a pydantic error's location ``loc`` that are keys and indexes of
+    ``data``: those naming a union's member (a tag, a model's name, "str") are skipped.
+    A tag can be a key too (a thinking block's "thinking"): the reading that reaches
+    the location's last step wins, then the longest."""
+    best: tuple[bool, int, list[Any]] = (False, 0, [])
 
-    Locations may name a union member (a tag or a model name) rather than a
-    key; those steps are skipped while walking.
-    """
+    def walk(node: Any, index: int, taken: list[Any], last: bool) -> None:
+        nonlocal best
+        if index == len(loc):
+            if (last, len(taken)) > best[:2]:
+                best = (last, len(taken), taken)
+            return
+        step = loc[index]
+        if (isinstance(node, dict) and step in node) or (isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)):
+            walk(node[step], index + 1, [*taken, step], index == len(loc) - 1)
+        walk(node, index + 1, taken, False)
+
+    walk(data, 0, [], False)
+    return best[2]
+
+
+def _drop(data: Any, path: tuple[Any, ...]) -> str:
+    """Remove the value at ``path`` (keys and indexes) from ``data``; its dotted path."""
     node = data
-    walked: list[str] = []
-    last: tuple[Any, Any] | None = None  # the container and key of the last step found
-    for step in loc:
-        found = (isinstance(node, dict) and step in node) or (
-            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
-        )
-        if not found:
-            continue  # a union tag, or a union member the value was tried as ("int", "float")
-        walked.append(str(step))
-        last = (node, step)
+    for step in path[:-1]:
         node = node[step]
-    if last is None:
-        return ""
-    container, key = last
-    del container[key]
-    return ".".join(walked)
+    del node[path[-1]]
+    return ".".join(map(str, path))
 
 
 def rewritten_lines(path: str, data: Callable[[Any], Any], text: Callable[[str], str]) -> bytes:
