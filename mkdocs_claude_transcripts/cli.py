@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     convert.add_argument("--no-json", action="store_true", help="write no session.json beside each session's pages")
     convert.add_argument("--thinking", choices=["shown", "collapsed", "hidden"], default="collapsed")
     convert.add_argument("--tool-calls", choices=["open", "collapsed"], default="collapsed")
-    convert.add_argument("--timezone", default="UTC", help="the time zone times are shown in (an IANA name)")
+    convert.add_argument("--timezone", default="UTC", type=_zone_name, help="the time zone times are shown in (an IANA name)")
     convert.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core; 1: none)")
     report = commands.add_parser("coverage", help="count the kinds of entry, block and tool in transcripts, and what shows each")
     report.add_argument("paths", nargs="+", help="transcript files or folders holding them")
@@ -77,3 +77,14 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     program()
+
+
+def _zone_name(name: str) -> str:
+    """``name``, when it names a time zone (argparse says what is wrong otherwise)."""
+    from .render.context import zone
+
+    try:
+        zone(name)
+    except (ValueError, KeyError, OSError):
+        raise argparse.ArgumentTypeError(f"'{name}' is not a time zone name (try 'UTC' or 'Europe/Paris')") from None
+    return name

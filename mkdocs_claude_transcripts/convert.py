@@ -58,6 +58,8 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     found.sessions = [s for s in found.sessions if s.orphan_agent is None or not alone or s.path in alone or _in_folder(s.path, request.paths)]
     for stranger in found.strangers:
         print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
+    for unreadable in found.unreadable:
+        print(f"warning: {unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device); left out", file=stderr)
     if not found.sessions:
         print("error: no Claude Code session among the paths given", file=stderr)
         return 1

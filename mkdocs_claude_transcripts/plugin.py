@@ -204,6 +204,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.info(f"{empty.src_uri}: is empty; there is no session to show")
         for stranger in found.strangers:
             log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
+        for unreadable in found.unreadable:
+            log.warning(f"{unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device); left out")
         published = []
         for source in found.sessions:
             if self.config.include.match_file(source.src_uri) and not self.config.exclude.match_file(source.src_uri):

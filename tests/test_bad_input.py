@@ -8,10 +8,12 @@ import codecs
 import itertools
 import json
 import logging
+import os
 import re
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +58,15 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "bad_utf8": (lines(entry(1)).replace(b"number", b"num\xff\xfeber"), ":1: invalid UTF-8", "prompt"),
     "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
     "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
+    # A block's field of the wrong type: that field goes, not the message's other blocks
+    # (the content is not a text either, which pydantic names at the content itself).
+    "block_wrong_type": (lines(entry(1), entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [
+        {"type": "text", "text": "I will run the tests first."}, {"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "pytest -q"}},
+        {"type": "text", "text": None}]})), ":2: assistant entry: ignored field(s) of an unexpected type: message.content.2.text", "pytest -q"),
+    # A thinking block's signature, whose tag ("thinking") is also the name of its text.
+    "signature_wrong_type": (lines(entry(1), entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [
+        {"type": "thinking", "thinking": "Weighing the options.", "signature": {"v": 1}}, {"type": "text", "text": "Done."}]})),
+        ":2: assistant entry: ignored field(s) of an unexpected type: message.content.0.signature", "Weighing the options."),
     # JSON's NaN and Infinity, which Python reads: in typed fields, dropped and named;
     # in free-form ones (an error's status, a compaction's tokens), no number. They
     # stopped the conversion.
@@ -970,3 +981,58 @@ def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, capl
     assert f"{base}/agent-a3.jsonl: agent-a3.meta.json: ignored field(s) of an unexpected type: agentType, toolUseId" in log
     text = "".join(p.read_text(encoding="utf-8") for p in (site / "p" / SESSION.format(70)).rglob("index.html"))
     assert all(f"work of {agent}" in text for agent in metas) and "the second helper" in text
+
+
+def test_what_hooks_and_attachments_of_shapes_not_known_say_is_shown(tmp_path: Path) -> None:
+    """A hook that blocked a tool or stopped Claude, a queued prompt, a collapse's
+    summary and a plan given as data rather than text: what they say is on the page."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Clean the build"}},
+        {"type": "attachment", "attachment": {"type": "hook_blocking_error", "hookName": "PreToolUse:Bash",
+            "blockingError": {"blockingError": "Blocked: rm -rf is forbidden", "command": "guard.sh"}}},
+        {"type": "attachment", "attachment": {"type": "hook_stopped_continuation", "hookName": "Stop", "message": "tests must pass first"}},
+        {"type": "attachment", "attachment": {"type": "hook_future", "hookName": "Stop", "verdict": "looked at twice"}},
+        {"type": "attachment", "attachment": {"type": "queued_command", "prompt": {"value": "also lint the docs"}}},
+        {"type": "marble-origami-commit", "summary": ["the first half, summed up"]},
+        {"type": "attachment", "attachment": {"type": "plan_file_reference", "planFilePath": "/p/plan.md", "planContent": {"steps": "write the plan"}}},
+        {"type": "attachment", "attachment": {"type": "hook_success", "hookName": "PostToolUse", "command": "x.sh", "content": "",
+            "stdout": "", "stderr": "", "exitCode": 0, "durationMs": 3, "toolUseID": "t"}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, SESSION.format(90), entries)
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
+    for said in ("Blocked: rm -rf is forbidden", "guard.sh", "tests must pass first", "looked at twice", "also lint the docs",
+                 "the first half, summed up", "write the plan"):  # fmt: skip
+        assert said in text, said
+    assert "x.sh" not in text  # a hook that ran and said nothing
+
+
+@pytest.mark.parametrize("before", ["long", "many"])
+def test_a_transcript_under_another_name_is_found_past_lines_of_kinds_not_known(tmp_path: Path, before: str) -> None:
+    """A renamed transcript (not named by its session's id) whose first lines are of a
+    kind written since, a long one or many: it is a session, published redacted, not a
+    file copied as it is."""
+    sid = SESSION.format(91)
+    future = [{"type": "future-kind", "sessionId": sid, "uuid": "z", "pad": "x" * 70_000}] if before == "long" else [
+        {"type": "future-kind", "sessionId": sid, "uuid": f"z{n}", "pad": "y" * 40} for n in range(2000)]  # fmt: skip
+    key = "sk-ant-api03-" + "Ab3" * 30
+    root = make_site(tmp_path)
+    (root / "docs" / "t").mkdir()
+    (root / "docs" / "t" / "my-session.jsonl").write_bytes(lines(*future, entry(1, sessionId=sid), entry(2, message={"role": "user", "content": f"key {key}"}, sessionId=sid)))
+    site = build(root, strict=False)
+    assert (site / "t" / "my-session" / "index.html").exists()
+    assert not [path for path in site.rglob("*") if path.is_file() and key.encode() in path.read_bytes()]
+
+
+def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_are_left_out_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """MkDocs would stop at the first and wait for ever on the second."""
+    root = make_site(tmp_path)
+    (root / "docs" / "t").mkdir()
+    (root / "docs" / "t" / f"{SESSION.format(92)}.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(root / "docs" / "t" / f"{SESSION.format(93)}.jsonl")
+    (root / "docs" / "t" / f"{SESSION.format(94)}.jsonl").write_bytes(lines(entry(1, sessionId=SESSION.format(94))))
+    with caplog.at_level(logging.WARNING):
+        site = build(root, strict=False)
+    assert (site / "t" / SESSION.format(94) / "index.html").exists()
+    for number in (92, 93):
+        assert any(f"t/{SESSION.format(number)}.jsonl: cannot be read as a file" in record.getMessage() for record in caplog.records)
+        assert not (site / "t" / f"{SESSION.format(number)}.jsonl").exists()

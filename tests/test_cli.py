@@ -179,3 +179,11 @@ def test_a_pipe_in_a_code_span_of_a_table_is_escaped_for_github_only() -> None:
     table = "| command | result |\n|---|---|\n| `grep a|b` | ``x|`y`` |\n\nNot a row: `a|b`\n"
     assert "| `grep a\\|b` | ``x\\|`y`` |" in github(table) and "Not a row: `a|b`" in github(table)
     assert "| `grep a|b` | ``x|`y`` |" in portable(table)
+
+
+def test_an_unknown_time_zone_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["convert", str(ROOT / "example_site" / "docs" / "transcripts"), "-o", str(tmp_path / "out"), "--timezone", "Mars/Olympus"])
+    assert stopped.value.code == 2
+    assert "'Mars/Olympus' is not a time zone name" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -98,6 +99,10 @@ class Discovery:
     empty: list[SourceFile]  # transcript-named files with nothing in them
     claimed: set[str]  # src_uris of every file that belongs to a session (sessions included)
     strangers: list[SourceFile] = field(default_factory=list)  # named like transcripts, holding something else
+    # .jsonl files that cannot be read as files: a link to nothing, a pipe (whose
+    # reading would wait for ever), a device; left out of the site (MkDocs would stop
+    # on the first, and wait on the second).
+    unreadable: list[SourceFile] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -114,8 +119,12 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
     agents: list[AgentSource] = []
     empty: list[SourceFile] = []
     strangers: list[SourceFile] = []
+    unreadable: list[SourceFile] = []
     for f in files:
         if not f.src_uri.endswith(".jsonl"):
+            continue
+        if not _regular(f.path):
+            unreadable.append(f)
             continue
         named_so = _looks_like_transcript_name(f.src_uri)
         sniff = sniff_file(f.path, whole=named_so)
@@ -161,17 +170,27 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
                 if extra.src_uri not in claimed:
                     claimed.add(extra.src_uri)
                     s.companions.append(extra)
-    claimed.update(f.src_uri for f in empty)
-    return Discovery(sessions + orphans, empty, claimed, strangers)
+    claimed.update(f.src_uri for f in empty + unreadable)
+    return Discovery(sessions + orphans, empty, claimed, strangers, unreadable)
+
+
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a file (or a link to one) that can be read to its end."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def sniff_file(path: str, whole: bool = False) -> _Sniff | None:
     """Tell whether ``path`` holds a Claude Code transcript, from its first lines; with
-    ``whole`` (a file named as transcripts are), from its first entry, wherever it is."""
+    ``whole`` (a file named as transcripts are, or whose first lines name a session,
+    whatever their kind), from its first entry, wherever it is."""
     try:
         handle, _ = open_utf8(path)
         with handle:
             head = handle.read(_SNIFF_BYTES)
+            whole = whole or _SESSION_RE.search(head) is not None
             *complete, cut_short = head.split(b"\n")
             sniff = _sniff_lines(complete)
             if (sniff is None or sniff.session_id is None) and cut_short.lstrip(b"\x00").lstrip().startswith(b"{"):
