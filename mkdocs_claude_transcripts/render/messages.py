@@ -150,7 +150,7 @@ def _placed(lines: list[str], place: Callable[[re.Match[str]], str]) -> list[str
             mark = opened["fence"]
         elif "[Image #" in line:
             spans = [span.span() for span in _CODE_SPAN.finditer(line)] if "`" in line else []
-            line = _PLACEHOLDER.sub(lambda found: found.group() if any(a < found.start() < b for a, b in spans) else place(found), line)
+            line = _PLACEHOLDER.sub(lambda found, spans=spans: found.group() if any(a < found.start() < b for a, b in spans) else place(found), line)
         out.append(line)
     return out
 
