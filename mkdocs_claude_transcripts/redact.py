@@ -466,9 +466,7 @@ class Redactor:
         return redacted
 
     def _secrets_out(self, value: str) -> str:
-        lowered = value.lower()
-        hits = self._hits(lowered)
-        redacted = self._redact(value, hits, lowered) if hits or self._always else value
+        redacted = self._found_out(value)
         if "\x1b[" in redacted:
             redacted = self._coloured(redacted)
         return self._escaped(redacted) if "\\" in redacted else redacted
@@ -478,11 +476,7 @@ class Redactor:
         replaced too: a code's last letter runs into what follows (``\\x1b[31mghp_...``,
         as ``grep --color`` writes it), which no pattern's start would then find."""
         pieces = _TERMINAL_CODE.split(value)
-        for index in range(0, len(pieces), 2):
-            lowered = pieces[index].lower()
-            hits = self._hits(lowered)
-            if hits or self._always:
-                pieces[index] = self._redact(pieces[index], hits, lowered)
+        pieces[::2] = map(self._found_out, pieces[::2])
         return "".join(pieces)
 
     def _escaped(self, value: str) -> str:
@@ -491,9 +485,7 @@ class Redactor:
         plain = _ESCAPE.sub(r"\1", value)
         if plain == value:
             return value
-        lowered = plain.lower()
-        found = self._hits(lowered)
-        redacted = self._redact(plain, found, lowered) if found or self._always else plain
+        redacted = self._found_out(plain)
         if redacted == plain:
             return value
         # What changed, from the first part replaced to the last, put where it is in
@@ -507,6 +499,12 @@ class Redactor:
         start_at = at[first] if first < len(at) else len(value)
         end_at = at[end - 1] + 1 if end > first else start_at
         return value[:start_at] + redacted[first : len(redacted) - after] + value[end_at:]
+
+    def _found_out(self, value: str) -> str:
+        """``value`` with the secrets its patterns find replaced: those whose words it holds."""
+        lowered = value.lower()
+        hits = self._hits(lowered)
+        return self._redact(value, hits, lowered) if hits or self._always else value
 
     def _hits(self, lowered: str) -> set[str]:
         """The trigger words ``lowered`` holds. One pass finds, at each place not inside

@@ -23,7 +23,7 @@ import html
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import quote
@@ -1002,6 +1002,23 @@ def _url(target: str) -> str:
 
 
 _ANCHOR_NAME = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def outside_code(lines: list[str], pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> list[str]:
+    """``lines`` of Markdown with each match of ``pattern`` outside code (a fence, a code
+    span) given to ``replace``: in code, text is what was written."""
+    out: list[str] = []
+    mark = None  # of the fence the line is in
+    for line in lines:
+        if mark is not None:
+            mark = None if fence_closes(line, mark) else mark
+        elif opened := fence_open(line):
+            mark = opened["fence"]
+        elif pattern.search(line):
+            spans = [(start, end) for start, end, _ in _code_spans(line)] if "`" in line else []
+            line = pattern.sub(lambda found, spans=spans: found.group() if any(a <= found.start() < b for a, b in spans) else replace(found), line)
+        out.append(line)
+    return out
 
 
 def snippet_guard(markdown: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, fence_closes, fence_open, fields, image, inline, link, meta, permalink, prose
+from .markdown import block, fence, fields, image, inline, link, meta, outside_code, permalink, prose
 from .text import numbered, strip_ansi
 from .tools import language_of, render_call, result_extras, shown_images, text_output
 
@@ -25,7 +25,6 @@ INSTRUCTIONS, MEMORY, TEAMMATE, IDE = "ct-instructions", "ct-memory", "ct-teamma
 
 Renderer = Callable[[Any, PageContext], list[str]]
 _PLACEHOLDER = re.compile(r"\[Image #\d+\]")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")  # (prose writes no other backtick)
 
 
 def message_chunks(messages: list[m.AnyMessage], ctx: PageContext) -> list[tuple[m.Message, list[str]]]:
@@ -134,25 +133,8 @@ def _with_images(text: str, images: list[m.Image], ctx: PageContext) -> list[str
             placed.add(label)
             return image(label, target)
 
-        lines = _placed(lines, place)
+        lines = outside_code(lines, _PLACEHOLDER, place)
     return lines + shown_images(images, ctx, placed)
-
-
-def _placed(lines: list[str], place: Callable[[re.Match[str]], str]) -> list[str]:
-    """``lines`` of prose, each ``[Image #N]`` outside code (a fence, a code span)
-    given to ``place``: in code, it is what was written."""
-    out: list[str] = []
-    mark = None  # of the fence the line is in
-    for line in lines:
-        if mark is not None:
-            mark = None if fence_closes(line, mark) else mark
-        elif opened := fence_open(line):
-            mark = opened["fence"]
-        elif "[Image #" in line:
-            spans = [span.span() for span in _CODE_SPAN.finditer(line)] if "`" in line else []
-            line = _PLACEHOLDER.sub(lambda found, spans=spans: found.group() if any(a < found.start() < b for a, b in spans) else place(found), line)
-        out.append(line)
-    return out
 
 
 def _steering(message: m.Steering, ctx: PageContext) -> list[str]:
