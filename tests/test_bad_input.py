@@ -94,6 +94,19 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # Claude Code entries", and none of its messages was shown.
     "utf_16": ("\ufeff".encode("utf-16-le") + lines(entry(1), entry(2, message={"role": "user", "content": "prompt number 2 \u00e9t\u00e9 \U0001f600"})).decode().replace("\n", "\r\n").encode("utf-16-le"),
                "is saved in UTF-16 (Claude Code writes UTF-8): read as UTF-16", "prompt number 2 \u00e9t\u00e9 \U0001f600"),
+    # Line ends of a carriage return alone (classic Mac OS, or a tool writing "\\r"): the
+    # whole file was one line "cut off", and every message was lost.
+    "carriage_returns": (lines(entry(1), entry(2), entry(3, message={"role": "user", "content": "a line ended by a carriage return"})).replace(b"\n", b"\r"),
+                         "", "a line ended by a carriage return"),
+    "carriage_returns_mixed": (lines(entry(1, message={"role": "user", "content": "a line ended by CR alone"})).replace(b"\n", b"\r")
+                               + lines(entry(2)).replace(b"\n", b"\r\n") + lines(entry(3)), "", "a line ended by CR alone"),
+    # A time that is not one: named, the message shown without it.
+    "bad_timestamp": (lines(entry(1), entry(2, timestamp="yesterday at noon", message={"role": "user", "content": "a prompt of no time"})),
+                      ':2: timestamp \'yesterday at noon\' is not a date and time: ignored', "a prompt of no time"),
+    # An image whose data is not base64 (pasted, or in a tool's result): named, its page says so.
+    "bad_image": (lines(entry(1), entry(2, message={"role": "user", "content": [{"type": "text", "text": "look at this picture"},
+                  {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "not base64 at all!"}}]})),
+                  ":2: an image (image/png) is not valid base64: it cannot be shown", "could not be decoded"),
     "utf_32": (lines(entry(1), entry(2)).decode().encode("utf-32"), "is saved in UTF-32", "prompt number 2"),
     # NUL bytes where a machine stopped while the file was written, then the lines
     # written after it: the first of those was lost with them.

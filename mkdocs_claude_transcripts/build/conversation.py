@@ -9,6 +9,8 @@ recorded in the file's report.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from dataclasses import dataclass, field
@@ -150,7 +152,7 @@ class Conversation:
                     return
                 self.report.problem(line, "an earlier entry has this uuid and says something else: both are shown", Level.INFO)
         if isinstance(entry, raw.Envelope):
-            self._note_context(entry)
+            self._note_context(line, entry)
         if line in self._again:  # a resumed session writing the conversation again, with new uuids
             self.report.mark(line, Outcome.MERGED)
             return
@@ -197,6 +199,7 @@ class Conversation:
                     others.append(block)
         text = "\n\n".join(t for t in texts if t)
         if images:
+            self._check_images(line, images)
             self._label_images(line, entry, text, images)
         if text.strip() or images:
             self._user_text(line, entry, text, images)
@@ -397,6 +400,7 @@ class Conversation:
     def _queued(self, line: int, entry: raw.AttachmentEntry) -> None:
         prompt = entry.attachment.get("prompt")
         text, images = steering.prompt_text(prompt), _prompt_images(prompt)
+        self._check_images(line, images)
         if not text and not images and prompt not in (None, "", [], {}):
             text = _as_text(prompt)  # a prompt of a shape not known: its data, as it is
         self._steer(line, entry, text, images)
@@ -484,6 +488,7 @@ class Conversation:
 
     def _tool_result(self, line: int, entry: raw.UserEntry, block: raw.ToolResultBlock) -> None:
         content = _result_content(block.content)
+        self._check_images(line, content.images)
         text = content.text
         call = self.calls.get(block.tool_use_id)
         full = self.tool_results.get(block.tool_use_id)
@@ -559,8 +564,16 @@ class Conversation:
         self._numbered[anchor] = n
         return candidate
 
-    def _note_context(self, entry: raw.Envelope) -> None:
+    def _check_images(self, line: int, images: list[m.Image]) -> None:
+        """Name the images of a line that cannot be shown (their page says so too)."""
+        for image in images:
+            if not image.url and not _decodes(image.data):
+                self.report.problem(line, f"an image ({image.media_type[:40]}) is not valid base64: it cannot be shown")
+
+    def _note_context(self, line: int, entry: raw.Envelope) -> None:
         when = parse_time(entry.timestamp)
+        if when is None and entry.timestamp:
+            self.report.problem(line, f"timestamp {entry.timestamp[:40]!r} is not a date and time: ignored")
         if when is not None:
             self.first = when if self.first is None or when < self.first else self.first
             self.last = when if self.last is None or when > self.last else self.last
@@ -579,6 +592,13 @@ def parse_time(value: str | None) -> datetime | None:
         return None
     # Timestamps without a zone are read as UTC, so that all of them compare.
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _decodes(data: str) -> bool:
+    try:
+        return bool(base64.b64decode(data, validate=True))
+    except (binascii.Error, ValueError):
+        return False
 
 
 def _image(block: raw.ImageBlock) -> m.Image:

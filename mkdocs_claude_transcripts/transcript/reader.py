@@ -46,15 +46,25 @@ def read_entries(path: str, report: FileReport) -> Iterator[tuple[int, AnyEntry]
         report.problem(None, f"is saved in {encoding} (Claude Code writes UTF-8): read as {encoding}", Level.INFO)
     with handle:
         number = 0
-        for number, raw in enumerate(handle, 1):
-            entry = _parse_line(raw, number, report)
-            if isinstance(entry, list):  # entries found in a line that is not one
-                yield from ((number, one) for one in entry)
-            elif entry is not None:
-                yield number, entry
+        for raw in handle:
+            cr = raw.find(b"\r")  # none, or Windows' line end (CR LF): one line
+            for line in (raw,) if cr < 0 or cr >= len(raw) - 2 else _cr_lines(raw):
+                number += 1
+                entry = _parse_line(line, number, report)
+                if isinstance(entry, list):  # entries found in a line that is not one
+                    yield from ((number, one) for one in entry)
+                elif entry is not None:
+                    yield number, entry
         report.lines = number
     if number == 0:
         report.problem(None, "is empty: no entries to show")
+
+
+def _cr_lines(raw: bytes) -> list[bytes]:
+    """The lines of what a file whose lines end in a carriage return alone (as classic
+    Mac OS wrote them, or a tool writing ``\\r``) holds between two newlines: JSON holds
+    no carriage return but between values, so each is the end of a line."""
+    return [line.rstrip(b"\r\n") + b"\n" if line.endswith((b"\r", b"\n")) else line for line in raw.splitlines(keepends=True)]
 
 
 def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[AnyEntry] | None:
