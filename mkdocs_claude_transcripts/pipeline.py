@@ -105,7 +105,13 @@ def _nav(session: m.Session, options: RenderOptions) -> NavEntry:
     return NavEntry(page_title(session, options), layout.session_page(session.source), agents)
 
 
-def _agents_under(parent: str | None, started_by: dict[str | None, list[m.Agent]], placed: set[str], source: str) -> list[NavEntry]:
+# How deep the nav nests agents started by agents. Below this, an agent's whole line of
+# descendants is listed under it, in the order they were started: Material's nav
+# template calls itself for each level, and ran out of stack some 250 levels deep.
+NAV_DEPTH = 10
+
+
+def _agents_under(parent: str | None, started_by: dict[str | None, list[m.Agent]], placed: set[str], source: str, depth: int = 1) -> list[NavEntry]:
     """The nav entries of the agents ``parent`` started, each with those it started.
     (A function of its own: a closure that calls itself is a cycle, which would keep
     the session it names until the garbage collector found it.)"""
@@ -113,6 +119,25 @@ def _agents_under(parent: str | None, started_by: dict[str | None, list[m.Agent]
     for agent in started_by.get(parent, []):
         if agent.id not in placed:
             placed.add(agent.id)
-            children = _agents_under(agent.id, started_by, placed, source)
+            if depth < NAV_DEPTH:
+                children = _agents_under(agent.id, started_by, placed, source, depth + 1)
+            else:
+                children = [NavEntry(a.title, layout.agent_page(source, a.id), []) for a in _descendants(agent.id, started_by, placed)]
             entries.append(NavEntry(agent.title, layout.agent_page(source, agent.id), children))
     return entries
+
+
+def _descendants(parent: str, started_by: dict[str | None, list[m.Agent]], placed: set[str]) -> list[m.Agent]:
+    """The agents ``parent`` started, those they started, and so on, each after its
+    starter (without a call per level: lines of agents can be thousands long)."""
+    found: list[m.Agent] = []
+    stack = [iter(started_by.get(parent, []))]
+    while stack:
+        agent = next((a for a in stack[-1] if a.id not in placed), None)
+        if agent is None:
+            stack.pop()
+            continue
+        placed.add(agent.id)
+        found.append(agent)
+        stack.append(iter(started_by.get(agent.id, [])))
+    return found

@@ -207,3 +207,41 @@ def test_the_index_links_sessions_whose_file_names_a_url_cannot_hold_as_they_are
     index = BeautifulSoup((site_dir / "transcripts" / "index.html").read_text(encoding="utf-8"), "html.parser")
     linked = {a.get_text(strip=True) for a in index.select("article table a[href]")}
     assert all(any(f"Prompt number {number}" in text for text in linked) for number in range(len(names))), linked
+
+
+def write_line_of_agents(folder: Path, depth: int) -> str:
+    """A session whose agent starts an agent, which starts one, ``depth`` deep."""
+    sid = session_id(1)
+
+    def entry(n: int, role: str, content: object, **fields: object) -> str:
+        line = {"type": role, "uuid": f"{n:08x}-0000-4000-8000-{fields.pop('tag', 0):012d}", "parentUuid": None, "sessionId": sid,
+                "timestamp": "2025-01-01T10:00:00.000Z", "message": {"id": f"m{n}", "role": role, "content": content}, **fields}  # fmt: skip
+        return json.dumps(line) + "\n"
+
+    def task(level: int) -> list[dict]:
+        return [{"type": "tool_use", "id": f"toolu_{level}", "name": "Task", "input": {"description": f"level {level + 1}", "prompt": f"Go to level {level + 1}"}}]
+
+    agents = folder / sid / "subagents"
+    agents.mkdir(parents=True)
+    (folder / f"{sid}.jsonl").write_text(entry(1, "user", "Start") + entry(2, "assistant", task(0)), encoding="utf-8")
+    for level in range(1, depth + 1):
+        own = {"isSidechain": True, "agentId": f"a{level}", "tag": level}
+        text = entry(1, "user", f"Go to level {level}", **own) + (entry(2, "assistant", task(level), **own) if level < depth else "")
+        (agents / f"agent-a{level}.jsonl").write_text(text, encoding="utf-8")
+        meta = {"agentType": "general-purpose", "description": f"level {level}", "toolUseId": f"toolu_{level - 1}"}
+        (agents / f"agent-a{level}.meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return sid
+
+
+def test_agents_started_hundreds_deep_are_listed_under_the_tenth(tmp_path: Path) -> None:
+    # Material's nav template calls itself for each level of the nav: a line of 300
+    # agents stopped the build with a RecursionError.
+    root = make_site(tmp_path)
+    sid = write_line_of_agents(root / "docs", 300)
+    site = build(root)
+    levels = [f"general-purpose · level {n}" for n in range(1, 301)]
+    nav = nav_of(site / sid / "agent-a300" / "index.html")
+    # the first ten nested, the 290 agents below them listed under the tenth, in groups
+    assert [label for label in labels(nav) if label in levels] == levels[:10] + levels[260:]
+    assert "Subagents 251–290" in labels(nav)
+    assert max(len(ul.find_parents("ul")) for ul in nav.select("ul")) < 15
