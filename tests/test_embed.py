@@ -17,7 +17,7 @@ from mkdocs_claude_transcripts.pipeline import discover, session_of
 from mkdocs_claude_transcripts.render.context import RenderOptions
 from mkdocs_claude_transcripts.render.excerpt import ExcerptError, Range, select
 
-from .conftest import ROOT, build, copy_tree, make_site
+from .conftest import ROOT, build, copy_images_transcript, copy_tree, make_site
 from .test_golden import case_files
 
 S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"  # one prompt; a Task call, a failing test, a fix
@@ -234,7 +234,7 @@ def test_folders_named_with_markup_or_a_hash_give_no_markup_and_links_that_resol
     folder = "p){: onerror=alert(1) } #1 <b>x"
     root = make_site(tmp_path)
     (root / "docs" / folder).mkdir()
-    shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / folder / "images.jsonl")
+    copy_images_transcript(root / "docs" / folder / "images.jsonl")
     (root / "docs" / "notes.md").write_text("# Notes\n\n" + block(path=json.dumps(f"{folder}/images.jsonl")), encoding="utf-8")
     site_dir = build(root)
     notes = site_dir / "notes" / "index.html"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs_claude_transcripts.cache import Cache
 
 from . import adversarial
-from .conftest import ROOT, build, copy_tree, make_site
+from .conftest import ROOT, build, copy_images_transcript, copy_tree, make_site
 
 # A site with the extensions real Material sites turn on, snippets included: a
 # transcript's --8<-- line must not include a file (check_paths fails the build).
@@ -160,7 +159,7 @@ def test_a_custom_pattern_redacts_text_and_leaves_ids_kinds_and_places_alone(tmp
     words = r"sessions|loose|3f2b9c1e|a41c7e2|b7e20f1|toolu_\w+|msg_\w+|\bprompt\b|tool_call|tool_result|assistant_text|\bm-[0-9a-f]+|png|metric"
     root = make_site(tmp_path, plugin_options=f"redact_patterns:\n  word: '{words}'")
     copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "sessions")
-    shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / "images.jsonl")  # pasted images
+    copy_images_transcript(root / "docs" / "images.jsonl")  # pasted images
     # A subagent whose session is not in the site: exported as a session of its own.
     (root / "docs" / "loose").mkdir()
     lines = (root / "docs" / "sessions" / s1 / "subagents" / f"agent-{agent}.jsonl").read_text(encoding="utf-8")
