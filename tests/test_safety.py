@@ -315,3 +315,31 @@ def test_a_marked_section_that_html_parsers_refuse_does_not_stop_the_build(tmp_p
     for written in ("<![i", "<![ ", "<![if IE]>", "/srv/<![a.html", "<![b"):
         assert written in text, written
     assert "<![x" in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").find("article").get_text()
+
+
+@pytest.mark.parametrize("generic", [True, False])
+def test_math_in_a_transcript_reaches_arithmatex_as_on_a_page_of_the_site(tmp_path: Path, generic: bool) -> None:
+    """pymdownx.arithmatex reads math as it stands: a transcript's braces, "<" and "&",
+    which are escaped as entities, are read back as written, and arithmatex escapes
+    them as it does on the site's own pages (``\\frac{a}{b}`` reached MathJax as
+    ``\\frac&#123;a&#125;...``, and "<" as "&amp;lt;")."""
+    text = ("Inline $\\frac{a}{b} < c \\& d$ and \\(x_{i} > 0\\), a literal &#123;.\n\n$$\n\\sum_{i=0}^{n} x_i < \\{ y \\}\n$$\n\n"
+            "\\begin{align}\na &= b \\\\\n\\end{align}\n\n$$<img src=x onerror=alert(1)>$$\n\nAnd *em*{onclick=alert(1)} after.")  # fmt: skip
+    root = make_site(tmp_path, config=f"markdown_extensions:\n  - attr_list\n  - pymdownx.arithmatex:\n      generic: {str(generic).lower()}\n")
+    (root / "docs" / "math.md").write_text(f"# Math\n\n{text}\n", encoding="utf-8")
+    session = "c0c0c0c0-0000-4000-8000-00000000000c"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Show me the math."}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": text}]}},
+    ]
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    site = build(root)
+    ours = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    theirs = BeautifulSoup((site / "math" / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    found = [str(element) for element in ours.select(".arithmatex")]
+    assert len(found) == 5
+    assert found == [str(element) for element in theirs.select(".arithmatex")]
+    assert not ours.find_all("img") and not ours.select("[onclick]")
+    assert "a literal &#123;." in ours.get_text() and "{onclick=alert(1)} after" in ours.get_text()

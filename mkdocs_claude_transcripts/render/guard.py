@@ -23,6 +23,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from .fences import reassembled_at_once
+from .math import read_as_written
 from .plaintext import PRIORITY, PlainText
 
 MARKER = "<!-- claude-transcripts:page -->"
@@ -77,6 +78,7 @@ class _Marker(Preprocessor):
             self.md.parser.blockprocessors["olist"].LAZY_OL = False  # type: ignore[attr-defined]
         if "fenced_code_block" in blocks and type(blocks["fenced_code_block"]).__name__ == "SuperFencesBlockPreprocessor":
             reassembled_at_once(blocks["fenced_code_block"])  # transcript pages hold thousands of fences
+        read_as_written(self.md)  # math, for pymdownx.arithmatex
         return lines[1:]
 
 

@@ -1337,10 +1337,16 @@ def _escape_text(text: str) -> str:
         text = _neutralise_links(text)
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     if "{" in text or "}" in text:
-        text = _BRACE.sub(r"\1\\\2", text)
+        text = _BRACE.sub(_brace, text)
     if "!!!" in text or "???" in text or "///" in text or "===" in text:
         text = _DIRECTIVE.sub(_directive, text)
     return text
+
+
+def _brace(match: re.Match[str]) -> str:
+    """A brace as an entity: attr_list reads none, and math, read by pymdownx.arithmatex
+    on a transcript page, gets it back as written (render/guard.py)."""
+    return match.group(1) + ("&#123;" if match.group(2) == "{" else "&#125;")
 
 
 def _directive(match: re.Match[str]) -> str:
