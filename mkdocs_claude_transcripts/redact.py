@@ -81,7 +81,7 @@ PATTERNS: dict[str, str] = {
     "openai-key": r"\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,256}?[0-9])(?=[A-Za-z0-9_-]{0,256}?[A-Za-z])[A-Za-z0-9_-]{20,}",
     "github-token": r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
     "gitlab-token": r"\bgl(?:pat|dt|rt|cbt|ptt|ft)-[A-Za-z0-9_-]{20,}",
-    "aws-access-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    "aws-access-key": r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",  # (in a name too: KEY_AKIA..._OLD)
     # (Or beside its key's id, as the console's file of credentials has them: id,secret.)
     "aws-secret-key": (
         r"(?i)(?:aws_secret_access_key\s*[=:]\s*[\"']?|\[REDACTED:aws-access-key\][ \t,;|:\"']+(?=[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])))"
@@ -171,7 +171,12 @@ PATTERNS: dict[str, str] = {
         r"|\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+))"
         r"(?P<secret>[^\s\"'@]{3,})"
     ),
-    "url-password": r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]*:(?P<secret>[^\s@/'\"<>]+)@",
+    # (Typed by hand, a password may hold "@" and "/": it runs to the last "@" followed
+    # by a host, but not from a port, http://localhost:5173/@vite/client.)
+    "url-password": (
+        r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'\"<>]*:(?P<secret>(?![0-9]+(?:/|$))[^\s'\"<>]{1,256})"
+        r"@(?=[A-Za-z0-9][A-Za-z0-9._-]*(?::[0-9]+)?(?:[/?#,;)'\"<>\s]|$))"
+    ),
     # key=value pairs of connection strings and environment files (DB_PASSWORD=...), but
     # not a function call (password=getpass()), a folder (PWD=/home/...) or, unquoted,
     # what code gives a password (see _NOT_A_PASSWORD); and "password": "..." in JSON or
@@ -467,16 +472,18 @@ class Redactor:
 
     def _secrets_out(self, value: str) -> str:
         redacted = self._found_out(value)
-        if "\x1b[" in redacted:
-            redacted = self._coloured(redacted)
+        if ("\x1b[" in redacted or "\\" in redacted or "%" in redacted) and (self._always or self._hits(redacted.lower())):
+            redacted = self._joined(redacted)
         return self._escaped(redacted) if "\\" in redacted else redacted
 
-    def _coloured(self, value: str) -> str:
-        """``value``, a terminal's output, with the secrets between its colour codes
-        replaced too: a code's last letter runs into what follows (``\\x1b[31mghp_...``,
-        as ``grep --color`` writes it), which no pattern's start would then find."""
-        pieces = _TERMINAL_CODE.split(value)
-        pieces[::2] = map(self._found_out, pieces[::2])
+    def _joined(self, value: str) -> str:
+        """``value`` with the secrets right after a code that runs into them replaced too:
+        such a code's last letter or digit joins the token's first (``\\x1b[31mghp_...``
+        as ``grep --color`` writes it, ``\\nsk-ant-...`` in JSON printed as it is,
+        ``%3Dghp_...`` in a URL), where no pattern's start would find it."""
+        pieces = _JOINER.split(value)
+        if len(pieces) > 1:
+            pieces[::2] = map(self._found_out, pieces[::2])
         return "".join(pieces)
 
     def _escaped(self, value: str) -> str:
@@ -577,8 +584,10 @@ _REMEMBER_FROM = 512  # characters
 
 # A backslash before a character of punctuation: Markdown shows the character alone.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-# A terminal's control sequence (a colour), kept with the pieces between them.
-_TERMINAL_CODE = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
+# What runs into a token's start (``Redactor._joined``), kept with the pieces between
+# them: a terminal's control sequence (a colour), a line break or a tab escaped as a
+# JSON or C string writes it, a character %-encoded in a URL.
+_JOINER = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z]|\\[nrt]|%[0-9A-Fa-f]{2})")
 
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are

@@ -413,6 +413,15 @@ def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, reda
         ('{"cwd": "C:\\\\Users\\\\heidi\\\\app"}', "heidi"),  # in JSON
         ("/cygdrive/c/Users/ivan/x and /home/zoë/y", "ivan"),
         ("/home/zoë/y", "zoë"),
+        # right after an escaped line break or tab (JSON printed as it is) or a %-encoded character
+        ("keys:\\nsk-ant-api03-" + "Ab3_-x" * 15 + "\\nok", "Ab3_-xAb3_-x"),
+        ("a\\txoxb-1234567890-abcdefghij", "abcdefghij"),
+        ("GET /cb?next=%2Fapi%3Ftoken%3Dghp_" + "Q1w2E3r4T5" * 4, "Q1w2E3r4T5"),
+        ("KEY_AKIAZ7QJ3XKQW5TUVNLR_OLD", "Z7QJ3XKQW5TUVNLR"),  # a key's id in a name
+        # a password typed by hand, "@" and "/" in it
+        ("db is postgres://app:p@ss/w0rd!@db.example.com/app", "w0rd"),
+        ("postgres://user:pa/ss1@host/db", "pa/ss1"),
+        ("https://admin:S3cr3t@Pass@host.example/", "Pass@"),
     ],
 )
 def test_secrets_in_less_common_shapes_and_places_are_redacted(text: str, secret: str) -> None:
@@ -437,6 +446,10 @@ def test_secrets_in_less_common_shapes_and_places_are_redacted(text: str, secret
         "auth: /api/v1/auth/login",  # a route
         "verify(payload, signature=request_signature)",  # a name
         "Bearer authentication/authorization is used",  # prose
+        "http://localhost:5173/@vite/client and http://localhost:3000/@fs/src/main.ts",  # a port, then "@" in a path
+        "https://host:8443/unsubscribe?to=a@b.com",
+        "ssh://git@github.com:22/repo.git",
+        "C:\\new\\table and 100%25 done",
     ],
 )
 def test_code_names_versions_and_ids_are_not_taken_for_secrets(text: str) -> None:
