@@ -585,9 +585,10 @@ _REMEMBER_FROM = 512  # characters
 # A backslash before a character of punctuation: Markdown shows the character alone.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # What runs into a token's start (``Redactor._joined``), kept with the pieces between
-# them: a terminal's control sequence (a colour), a line break or a tab escaped as a
-# JSON or C string writes it, a character %-encoded in a URL.
-_JOINER = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z]|\\[nrt]|%[0-9A-Fa-f]{2})")
+# them: a terminal's control sequence (a colour), as it is or escaped (``\\u001b[31m``
+# in JSON, ``\\033[31m`` in a shell script), a line break or a tab escaped as a JSON or
+# C string writes it, a character %-encoded in a URL.
+_JOINER = re.compile(r"((?:\x1b|\\(?:u001[bB]|x1[bB]|033|e))\[[0-9;?]*[A-Za-z]|\\[nrt]|%[0-9A-Fa-f]{2})")
 
 # Kinds whose every match lies within a line and holds one of their trigger words and
 # a "=" or ":" after it: only the lines holding both are searched. Their words are

@@ -416,6 +416,7 @@ def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, reda
         # right after an escaped line break or tab (JSON printed as it is) or a %-encoded character
         ("keys:\\nsk-ant-api03-" + "Ab3_-x" * 15 + "\\nok", "Ab3_-xAb3_-x"),
         ("a\\txoxb-1234567890-abcdefghij", "abcdefghij"),
+        ('{"out": "\\u001b[32mghp_' + "Zb3d" * 9 + '"}', "Zb3dZb3dZb3d"),  # after a colour escaped in JSON
         ("GET /cb?next=%2Fapi%3Ftoken%3Dghp_" + "Q1w2E3r4T5" * 4, "Q1w2E3r4T5"),
         ("KEY_AKIAZ7QJ3XKQW5TUVNLR_OLD", "Z7QJ3XKQW5TUVNLR"),  # a key's id in a name
         # a password typed by hand, "@" and "/" in it
