@@ -1049,3 +1049,29 @@ def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_are_left_out_with_a_w
     for number in (92, 93):
         assert any(f"t/{SESSION.format(number)}.jsonl: cannot be read as a file" in record.getMessage() for record in caplog.records)
         assert not (site / "t" / f"{SESSION.format(number)}.jsonl").exists()
+
+
+def test_a_subagent_only_the_sessions_progress_lines_hold_is_shown(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A session copied without its ``subagents/`` folder: its subagent's messages are
+    in its progress lines (Claude Code 2.x), which were read as metadata alone."""
+    progress = {"type": "agent_progress", "agentId": "a77", "prompt": "Look around", "normalizedMessages": [], "message": {
+        "type": "assistant", "uuid": "x2", "timestamp": "2025-01-01T00:00:03.000Z",
+        "message": {"id": "s", "role": "assistant", "content": [{"type": "text", "text": "The loader is in cfg/load.py"}]}}}  # fmt: skip
+    session = lines(
+        entry(1, message={"role": "user", "content": "Find the config loader"}),
+        entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_T", "name": "Task", "input": {"description": "search", "prompt": "Look around"}}]}),
+        entry(3, "progress", data=progress, toolUseID="agent_msg_1", parentToolUseID="toolu_T"),
+        entry(4, "progress", data=progress, toolUseID="agent_msg_1", parentToolUseID="toolu_T"),  # the same message again
+        entry(5, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_T", "content": "Done.\nagentId: a77 (for resuming)"}]}),
+    )  # fmt: skip
+    root = make_site(tmp_path)
+    (root / "docs" / f"{SESSION.format(0)}.jsonl").write_bytes(session)
+    with caplog.at_level(logging.INFO):
+        site = build(root)
+    page = (site / SESSION.format(0) / "agent-a77" / "index.html").read_text(encoding="utf-8")
+    assert page.count("The loader is in cfg/load.py") == 1
+    assert ":3: subagent a77: its file is not here; it is shown from the session's progress lines" in caplog.text
+    assert "whose transcript is not here" not in caplog.text
+    session_page = (site / SESSION.format(0) / "index.html").read_text(encoding="utf-8")
+    assert 'href="agent-a77/"' in session_page  # the call links it

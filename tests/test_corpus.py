@@ -262,3 +262,37 @@ def test_with_small_pages_every_link_to_a_message_holds(corpus: Path, tmp_path: 
     copy_tree(corpus, root / "docs")
     site = build(root, strict=True)
     assert any("(continued)" in page.read_text(encoding="utf-8") for page in site.rglob("index.html"))
+
+
+def test_subagents_of_a_session_copied_without_its_folder_are_shown_from_its_progress_lines(corpus: Path, tmp_path: Path) -> None:
+    """Claude Code (2.x) writes each message a subagent sends or gets into the session
+    too, in an ``agent_progress`` line: a session file copied alone, without its
+    ``subagents/`` folder, shows each such subagent from them, with its page, its
+    calls and their results."""
+    root = make_site(tmp_path)
+    progress: dict[Path, dict[str, list[dict]]] = {}
+    for path in transcript_files(corpus):
+        found: dict[str, list[dict]] = {}
+        for entry in lines(path):
+            data = entry.get("data")
+            if entry.get("type") == "progress" and isinstance(data, dict) and data.get("type") == "agent_progress":
+                found.setdefault(data["agentId"], []).append(data["message"])
+        if found and not path.name.startswith("agent-"):
+            progress[path] = found
+            (root / "docs" / path.name).write_bytes(path.read_bytes())  # the session alone
+    assert progress
+    site = build(root, strict=False)
+    calls = 0
+    for path, agents in progress.items():
+        for agent_id, messages in agents.items():
+            pages = with_parts(site / path.stem / f"agent-{agent_id}" / "index.html")
+            read = [PageText(page) for page in pages]
+            read.append(PageText.joined(read))
+            titles = " ".join(summary.get_text(" ") for page in pages for summary in soup_of(page).select("details > summary"))
+            for message in messages:
+                for use in tool_uses(message):
+                    assert use["name"] in titles, (path.name, agent_id, use["name"])
+                    calls += 1
+                for text in tool_results(message):
+                    assert any(page.contains(source_words(_LINE_NUMBER.sub("", text))) for page in read), (path.name, agent_id, text[:60])
+    assert calls > 50

@@ -13,7 +13,7 @@ from ..report import FileReport
 from ..transcript import raw
 from ..transcript.discovery import AgentSource, SessionSource
 from ..transcript.reader import read_entries
-from .agents import Spawned, first_prompt, link, settle_ids, split_sidechains
+from .agents import Spawned, first_prompt, link, progress_chains, settle_ids, split_sidechains
 from .conversation import Conversation
 from .text import shorten
 
@@ -68,6 +68,7 @@ def build_session(
     titles = _Titles()
     own: list[tuple[int, raw.AnyEntry]] = []
     inline: list[tuple[int, raw.AnyEntry]] = []
+    progress: list[tuple[int, raw.ProgressEntry]] = []  # a subagent's messages, as the session has them too
     standalone = source.orphan_agent is not None
     if source.orphan_agent is not None and source.orphan_agent.meta_problem:
         report.problem(None, source.orphan_agent.meta_problem)
@@ -77,6 +78,8 @@ def build_session(
         else:
             titles.see(entry)
             own.append((line, entry))
+            if isinstance(entry, raw.ProgressEntry):
+                progress.append((line, entry))
     main = Conversation(report, hidden, source.tool_results)
     main.run(own)
     del own
@@ -97,6 +100,10 @@ def build_session(
         if agent_source.meta_problem:
             agent_report.problem(None, agent_source.meta_problem)
         spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden, source.tool_results)))
+    if progress and not standalone:
+        filed = {agent_source.agent_id for agent_source in source.agents}
+        for agent_id, (call, chain) in progress_chains(progress, filed, report).items():
+            spawned.append(_progress_agent(agent_id, call, chain, Conversation(report, hidden, source.tool_results)))
     settle_ids(spawned)
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
@@ -127,6 +134,12 @@ def _inline_agent(group: list[tuple[int, raw.AnyEntry]], conversation: Conversat
     conversation.run(group)
     root = getattr(group[0][1], "uuid", None) or f"line{group[0][0]}"
     agent = m.Agent(id=root.replace("-", "")[:8], messages=conversation.messages, responses=conversation.responses)
+    return Spawned(agent, conversation, prompt=first_prompt(conversation.messages))
+
+
+def _progress_agent(agent_id: str, call: str | None, chain: list[tuple[int, raw.AnyEntry]], conversation: Conversation) -> Spawned:
+    conversation.run(chain)
+    agent = m.Agent(id=agent_id, tool_use_id=call, messages=conversation.messages, responses=conversation.responses)
     return Spawned(agent, conversation, prompt=first_prompt(conversation.messages))
 
 

@@ -124,6 +124,11 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
     return _entry_of(data, number, report, halves)
 
 
+def entry_of(data: Any, number: int, report: FileReport) -> AnyEntry | None:
+    """The entry of JSON data found inside a line (``number``), read as a line's is."""
+    return _entry_of(data, number, report, True)
+
+
 def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEntry | None:
     """The entry of a line's JSON (cut where it nests too deep, its half characters
     made whole, its fields of a wrong type dropped)."""
