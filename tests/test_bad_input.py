@@ -107,6 +107,16 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "bad_image": (lines(entry(1), entry(2, message={"role": "user", "content": [{"type": "text", "text": "look at this picture"},
                   {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "not base64 at all!"}}]})),
                   ":2: an image (image/png) is not valid base64: it cannot be shown", "could not be decoded"),
+    # An operation on the queue of prompts not known (one Claude Code may add): shown
+    # with its fields, as an entry of a kind not known; its text was lost.
+    "queue_operation_unknown": (lines(entry(1), {"type": "queue-operation", "operation": "edit", "sessionId": SESSION.format(0),
+                                                 "timestamp": "2025-01-01T00:00:02.000Z", "content": "also fix the lint errors"}, entry(3)),
+                                "", "also fix the lint errors"),
+    # A prompt queued with an image, never sent: its image is shown with it.
+    "queued_image": (lines(entry(1), {"type": "queue-operation", "operation": "enqueue", "sessionId": SESSION.format(0), "timestamp": "2025-01-01T00:00:02.000Z",
+                                      "content": [{"type": "text", "text": "and this screenshot"},
+                                                  {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "aGVsbG8="}}]}),
+                     "", "images/aaf4c61ddcc5e8a2.png"),
     "utf_32": (lines(entry(1), entry(2)).decode().encode("utf-32"), "is saved in UTF-32", "prompt number 2"),
     # NUL bytes where a machine stopped while the file was written, then the lines
     # written after it: the first of those was lost with them.

@@ -259,10 +259,16 @@ class Conversation:
 
     def _queue(self, line: int, entry: raw.QueueOperationEntry) -> None:
         planned = self._steering.get(line)
-        if planned is None:
+        if planned is not None:
+            images = _prompt_images(entry.content)
+            self._check_images(line, images)
+            self._steer(line, entry, planned[0], images, sent=planned[1])
+        elif entry.operation not in steering.OPERATIONS and entry.content not in (None, "", [], {}):
+            # An operation not known, on a prompt: shown with its fields, as an entry of a kind not known.
+            data = _payloads_out(entry.model_dump(mode="json", exclude_unset=True))
+            self._emit(line, m.Unknown(type=f"queue-operation {entry.operation}", data=data), entry)
+        else:
             self.report.mark(line, Outcome.METADATA)
-            return
-        self._steer(line, entry, planned[0], [], sent=planned[1])
 
     def _steer(self, line: int, entry: Any, text: str, images: list[m.Image], sent: bool = True) -> None:
         # A steering prompt is read like any prompt; only a plain one is shown as steering.

@@ -34,6 +34,10 @@ def prompt_text(value: Any) -> str:
     return ""
 
 
+# The operations on the queue of prompts that ``plan`` follows.
+OPERATIONS = frozenset({"enqueue", "dequeue", "popAll", "clear", "remove"})
+
+
 def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]:
     """Which queue-operation lines show a steering prompt: its text, and whether it was sent."""
     cards = Counter(
