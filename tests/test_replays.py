@@ -55,7 +55,9 @@ def test_a_conversation_written_again_is_found_line_by_line() -> None:
         user(12, "Explain this."),
         assistant(13, "msg_3", [text("Once more: it prints hi.")]),
     ]
-    assert written_again(entries) == {6, 7, 8, 9, 10, 11}
+    doubtful: set[int] = set()
+    assert written_again(entries, doubtful) == {6, 7, 8, 9, 10, 11}
+    assert doubtful == set()
 
 
 def test_what_is_said_again_with_an_answer_of_its_own_is_not_found() -> None:
@@ -68,6 +70,20 @@ def test_what_is_said_again_with_an_answer_of_its_own_is_not_found() -> None:
         assistant(6, "msg_2", [text("And more.")]),  # the same response, other content (streamed in parts)
     ]
     assert written_again(entries) == set()
+
+
+def test_an_answer_found_again_after_another_prompt_is_named() -> None:
+    """A backend that gives every response one id, answering two prompts in the same
+    words: shown once, as a resumed session's is, and named (an info message)."""
+    entries = [
+        user(1, "Is the build green?"),
+        assistant(2, "msg_proxy", [text("Yes.")]),
+        user(3, "And after my last push?"),
+        assistant(4, "msg_proxy", [text("Yes.")]),
+    ]
+    doubtful: set[int] = set()
+    assert written_again(entries, doubtful) == {4}
+    assert doubtful == {4}
 
 
 def test_a_user_entry_is_found_only_with_the_answer_that_followed_it() -> None:

@@ -122,7 +122,11 @@ class Conversation:
     def run(self, entries: list[tuple[int, raw.AnyEntry]]) -> None:
         entries = branches.in_chain_order(entries)
         self._steering = steering.plan(entries)
-        self._again = replays.written_again(entries)
+        doubtful: set[int] = set()
+        self._again = replays.written_again(entries, doubtful)
+        for line in sorted(doubtful):
+            self.report.problem(line, "the same response as an earlier line (its id, its words), after another prompt: "
+                                      "shown once, as a resumed session writes it again", Level.INFO)  # fmt: skip
         apart = branches.abandoned(entries)
         open_branch: tuple[int, m.Branch] | None = None
         for line, entry in entries:

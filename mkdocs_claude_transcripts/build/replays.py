@@ -21,10 +21,15 @@ from typing import Any
 from ..transcript import raw
 
 
-def written_again(entries: list[tuple[int, raw.AnyEntry]]) -> set[int]:
+def written_again(entries: list[tuple[int, raw.AnyEntry]], doubtful: set[int] | None = None) -> set[int]:
     """The lines of ``entries`` (in the order they are shown) that write again what
-    earlier lines wrote."""
+    earlier lines wrote; into ``doubtful``, those of assistant entries found so after
+    a user entry that shares no block with the one before the earlier entry (a resumed
+    session, or a backend that gives every response one id and answered another prompt
+    in the same words)."""
     again_of = _assistants_again(entries)
+    if doubtful is not None:
+        doubtful.update(entries[index][0] for index, first in again_of.items() if _answer_other(entries, index, first))
     if not again_of:
         return set()
     following = _next_assistants(entries)
@@ -45,6 +50,23 @@ def written_again(entries: list[tuple[int, raw.AnyEntry]]) -> set[int]:
         for key in {_block_key(block) for block in blocks}:
             kept.setdefault(key, []).append(entry)
     return found
+
+
+def _answer_other(entries: list[tuple[int, raw.AnyEntry]], index: int, first: int) -> bool:
+    """Whether the user entries last before ``index`` and ``first`` share no block."""
+    before, earlier = _user_before(entries, index), _user_before(entries, first)
+    return bool(before and earlier and not before & earlier)
+
+
+def _user_before(entries: list[tuple[int, raw.AnyEntry]], index: int) -> frozenset[Any]:
+    """The blocks (by ``_block_key``) of the last user entry before ``index``."""
+    for _, entry in reversed(entries[max(0, index - _LOOKED_BACK) : index]):
+        if isinstance(entry, raw.UserEntry):
+            return frozenset(_block_key(block) for block in _blocks(entry.message.content))
+    return frozenset()
+
+
+_LOOKED_BACK = 64
 
 
 def _holds(earlier: raw.UserEntry, blocks: list[Any]) -> bool:
