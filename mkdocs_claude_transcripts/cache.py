@@ -236,9 +236,9 @@ class Cache:
         folder = self._session_folder(key)
         try:
             data = json.loads((folder / "session.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            stored = _session_from_json(data, folder)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):  # not there, or not what a build writes: damaged
             return None
-        stored = _session_from_json(data, folder)
         if not all(os.path.exists(page.path) for page in stored.pages):
             return None
         for (_, path), asset in zip(stored.assets, data["assets"]):
@@ -323,6 +323,12 @@ class Cache:
         self._used_pages.add(key)
         return CachedPage(data["toc"], data["anchors"])
 
+    def forget_page(self, key: str) -> None:
+        """Leave a page's rendering out of the cache (it is rendered again)."""
+        self._used_pages.discard(key)
+        with contextlib.suppress(OSError):
+            os.remove(self._html_file(key, ".json"))
+
     def keep(self, key: str) -> None:
         """Keep a page's entries at the end of this build, though it did not use them."""
         self._used_pages.add(key)
@@ -399,7 +405,7 @@ class Cache:
         """A page's search entries, a line each, when kept before."""
         try:
             text = _read(self._html_file(key, ".entries"))
-        except OSError:
+        except (OSError, ValueError):  # (not there, or not UTF-8: damaged)
             return None
         self._used_pages.add(key)
         return text

@@ -140,7 +140,7 @@ class Pages:
             if not self.html_wanted:
                 state.path, state.in_cache = self.cache.html_path(state.key), True
                 return ""
-            html = self.cache.read_html(state.key)
+            html = self._read_kept(self.cache.html_path(state.key), page, state)
         elif state.warnings is not None:
             logging.getLogger("mkdocs").removeHandler(state.warnings)
             if state.warnings.count:
@@ -175,8 +175,24 @@ class Pages:
     def bring_back(self, page: Page) -> None:
         state = self._states.get(page.file.src_uri)
         if state is not None and state.path is not None:
-            with open(state.path, encoding="utf-8") as handle:
-                page.content = state.shown = handle.read()
+            page.content = state.shown = self._read_kept(state.path, page, state)
+
+    def _read_kept(self, path: str, page: Page, state: _State) -> str:
+        """A page's HTML as kept on disk; where its bytes were damaged there (a disk's
+        fault, a tool that wrote into the cache), as it can be read, with a warning, and
+        rendered again by the next build."""
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return handle.read()
+        except UnicodeDecodeError:
+            logging.getLogger("mkdocs.plugins.claude-transcripts").warning(
+                f"claude-transcripts: {page.file.src_uri}: its HTML in the cache ({path}) is damaged: shown as it can be read, "
+                "rendered again by the next build"
+            )
+            if state.in_cache:
+                self.cache.forget_page(state.key)
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                return handle.read()
 
     def search_view(self, page: Page) -> None:
         """Before the search plugin reads the page: its text alone (or nothing, when

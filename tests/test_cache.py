@@ -211,6 +211,29 @@ def test_the_cache_can_be_deleted(site_root: Path, conversions: list[str]) -> No
     assert len(conversions) == 3
 
 
+def test_damaged_files_in_the_cache_are_done_again(site_root: Path, conversions: list[str], caplog: pytest.LogCaptureFixture) -> None:
+    """A file of the cache whose bytes are not what a build wrote (a disk's fault, a tool
+    that wrote into it) stopped every later build: it is a miss, and what it held is
+    made again (a page's HTML, read when the page is written, with a warning)."""
+    first = html_of(build(site_root))
+    cache = site_root / ".cache"
+    damaged = [next(cache.rglob("*.entries")), *cache.rglob("*/session.json")]
+    for path in damaged:
+        path.write_bytes(b"\xff" + path.read_bytes()[1:] if path.suffix == ".entries" else b"[]")
+    conversions.clear()
+    assert html_of(build(site_root)) == first
+    assert len(conversions) == 3  # each session.json of the cache was damaged
+    html = next(path for path in cache.rglob("*.html") if "ct-" in path.read_text(encoding="utf-8", errors="replace"))
+    html.write_bytes(html.read_bytes().replace(b"ct-", b"ct\xff", 1))
+    with caplog.at_level(logging.WARNING):
+        build(site_root, strict=False)
+    assert f"its HTML in the cache ({html}) is damaged" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert html_of(build(site_root)) == first  # rendered again
+    assert "is damaged" not in caplog.text
+
+
 def published(site: Path) -> dict[str, bytes]:
     """The files the site holds as the cache made them: sessions' ``session.json``."""
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "t").rglob("session.json")}
