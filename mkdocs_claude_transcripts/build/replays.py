@@ -53,9 +53,11 @@ def written_again(entries: list[tuple[int, raw.AnyEntry]], doubtful: set[int] | 
 
 
 def _answer_other(entries: list[tuple[int, raw.AnyEntry]], index: int, first: int) -> bool:
-    """Whether the user entries last before ``index`` and ``first`` share no block."""
+    """Whether the user entry last before ``index`` is a prompt (a text) sharing no block
+    with that last before ``first`` (a call's result between them is not: a response
+    written again once its call had run)."""
     before, earlier = _user_before(entries, index), _user_before(entries, first)
-    return bool(before and earlier and not before & earlier)
+    return any(key[0] == "text" for key in before) and bool(earlier) and not before & earlier
 
 
 def _user_before(entries: list[tuple[int, raw.AnyEntry]], index: int) -> frozenset[Any]:
