@@ -10,25 +10,22 @@ or a single file, without MkDocs.
 from __future__ import annotations
 
 import os
-import posixpath
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from .pipeline import Converted, Redactor, Row, SessionSource, SourceFile, convert_session, discover, stylesheet
+from .inputs import UsageError, source_files
+from .pipeline import Converted, Redactor, Row, SessionSource, convert_session, discover, stylesheet
 from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
+from .render.guard import MARKER
 from .render.index import index_pages
 from .report import Level, condensed
 from .workers import cores, in_workers
-
-
-class UsageError(Exception):
-    """A mistake in the command line or its paths: said on stderr, exit status 2."""
 
 
 @dataclass
@@ -49,9 +46,14 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     if request.max_chars is not None and not request.single_file:
         raise UsageError("--max-chars goes with --single-file")
-    files = list(source_files(request.paths))
+    skipped: list[str] = []
+    files = list(source_files(request.paths, skipped))
     if not request.single_file and not request.report and not request.out:
         raise UsageError("say where to write the pages: -o FOLDER (or --single-file, or --report)")
+    out = None if request.report or request.single_file else Path(request.out or ".")
+    _check_output(out, None if out is not None or request.report or request.out in (None, "-") else Path(request.out))
+    for folder in skipped:
+        print(f"warning: {folder}: the folder cannot be read; left out", file=stderr)
     found = discover(files)
     # The agent files that came along with a file given alone belong to it, or to nothing here.
     alone = {str(Path(p)) for p in request.paths if Path(p).is_file()}
@@ -59,11 +61,12 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     for stranger in found.strangers:
         print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
     for unreadable in found.unreadable:
-        print(f"warning: {unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device); left out", file=stderr)
+        print(f"warning: {unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device, a file you may not read); left out", file=stderr)
     if not found.sessions:
         print("error: no Claude Code session among the paths given", file=stderr)
         return 1
-    moved = layout.places([source.src_uri for source in found.sessions])  # two whose pages would share a folder
+    # Two whose pages would share a folder, or one whose page would be where a page of the output folder is.
+    moved = layout.places([source.src_uri for source in found.sessions], _taken(out))
     for source in found.sessions:
         source.place = moved.get(source.src_uri)
     options = request.options
@@ -71,7 +74,6 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         options = replace(options, page_size=0, export=False)  # one page per conversation
     redactor = Redactor(enabled=request.redact)
     progress = Progress(len(found.sessions), stderr)
-    out = None if request.report or request.single_file else Path(request.out or ".")
     change = FLAVOURS[request.flavour]
     # Into a folder, each session's pages are written where it is converted.
     finish = (lambda done: write_session(done, out, change)) if out is not None else None
@@ -89,6 +91,7 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         if request.out in (None, "-"):
             stdout.write(text)
         else:
+            Path(request.out).parent.mkdir(parents=True, exist_ok=True)
             Path(request.out).write_text(text, encoding="utf-8")
     else:
         assert out is not None
@@ -122,28 +125,6 @@ def convert_all(
     return [result for result in done if result is not None]
 
 
-def source_files(paths: list[str]) -> Iterator[SourceFile]:
-    """The files of ``paths``, each named relative to the folder given (prefixed by
-    that folder's name when several are given). A single ``.jsonl`` comes with what
-    belongs to it beside it: its ``<session>/`` folder and ``agent-*.jsonl`` files."""
-    prefix = len(paths) > 1
-    for given in paths:
-        path = Path(given)
-        if not path.exists():
-            raise UsageError(f"no such file or folder: {given}")
-        if path.is_dir():
-            root = path.name if prefix else ""
-            for item in sorted(path.rglob("*")):
-                if item.is_file():
-                    yield SourceFile(posixpath.join(root, item.relative_to(path).as_posix()), str(item))
-        else:
-            yield SourceFile(path.name, str(path))
-            companions = [p for p in sorted((path.parent / path.stem).rglob("*")) if p.is_file()]
-            companions += [p for p in sorted(path.parent.glob("agent-*.jsonl")) if p != path]
-            for item in companions:
-                yield SourceFile(item.relative_to(path.parent).as_posix(), str(item))
-
-
 def _in_folder(path: str, given: list[str]) -> bool:
     return any(Path(g).is_dir() and Path(path).is_relative_to(Path(g)) for g in given)
 
@@ -163,12 +144,42 @@ def write_folder_rest(converted: list[Converted], out: Path, flavour: str, optio
     change = FLAVOURS[flavour]
     written = {page.src_uri for done in converted for page in done.pages} | {asset.src_uri for done in converted for asset in done.assets}
     rows: list[Row] = [done.row for done in converted]
-    index = layout.index_place([row.page for row in rows], written.__contains__)
+    taken = _taken(out)
+    index = layout.index_place([row.page for row in rows], lambda page: page in written or taken(page))
     if index is not None:
         for src_uri, markdown in index_pages(rows, index, options):
             _write(out, src_uri, change(markdown))
     if flavour == "material":
         _write(out, layout.STYLESHEET, stylesheet())
+
+
+def _check_output(folder: Path | None, file: Path | None) -> None:
+    """That the output can be written: a folder, or a file (not a folder)."""
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {folder}: is a file; the pages go into a folder")
+    if file is not None and file.is_dir():
+        raise UsageError(f"-o {file}: is a folder; --single-file writes a file")
+    for place in (folder, file and file.parent):
+        existing = next((p for p in (place, *place.parents) if p.exists()), None) if place is not None else None
+        if existing is not None and not os.access(existing, os.W_OK):
+            raise UsageError(f"-o {folder or file}: {existing} cannot be written to")
+
+
+def _taken(out: Path | None) -> Callable[[str], bool]:
+    """Whether a page's place in ``out`` holds a file of another making (a site's own
+    ``index.md``): one this command wrote, which starts with its marker, is written
+    again."""
+
+    def taken(src_uri: str) -> bool:
+        if out is None or not (out / src_uri).is_file():
+            return False
+        try:
+            with open(out / src_uri, encoding="utf-8", errors="replace") as handle:
+                return MARKER not in handle.read(4096)
+        except OSError:
+            return True
+
+    return taken
 
 
 def _write(out: Path, src_uri: str, content: bytes | str) -> None:

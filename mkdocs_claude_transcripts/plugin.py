@@ -205,7 +205,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         for stranger in found.strangers:
             log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
         for unreadable in found.unreadable:
-            log.warning(f"{unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device); left out")
+            log.warning(f"{unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device, a file you may not read); left out")
         published = []
         for source in found.sessions:
             if self.config.include.match_file(source.src_uri) and not self.config.exclude.match_file(source.src_uri):

@@ -103,6 +103,10 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # A time that is not one: named, the message shown without it.
     "bad_timestamp": (lines(entry(1), entry(2, timestamp="yesterday at noon", message={"role": "user", "content": "a prompt of no time"})),
                       ':2: timestamp \'yesterday at noon\' is not a date and time: ignored', "a prompt of no time"),
+    # A time at the calendar's end (Go's zero time): the time zone could not be added to it,
+    # and the command line stopped with a traceback (see test_cli.py).
+    "calendar_end": (lines(entry(1), entry(2, timestamp="0001-01-01T00:00:00.000Z", message={"role": "user", "content": "a prompt of year one"})),
+                     ":2: timestamp '0001-01-01T00:00:00.000Z' is not a date and time: ignored", "a prompt of year one"),
     # An image whose data is not base64 (pasted, or in a tool's result): named, its page says so.
     "bad_image": (lines(entry(1), entry(2, message={"role": "user", "content": [{"type": "text", "text": "look at this picture"},
                   {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "not base64 at all!"}}]})),
@@ -1046,17 +1050,26 @@ def test_a_transcript_under_another_name_is_found_past_lines_of_kinds_not_known(
     assert not [path for path in site.rglob("*") if path.is_file() and key.encode() in path.read_bytes()]
 
 
-def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_are_left_out_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """MkDocs would stop at the first and wait for ever on the second."""
+def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_are_left_out_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MkDocs would stop at the first and wait for ever on the second; a file that may
+    not be read was "named like a transcript but holds no Claude Code entries"."""
     root = make_site(tmp_path)
     (root / "docs" / "t").mkdir()
     (root / "docs" / "t" / f"{SESSION.format(92)}.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
     os.mkfifo(root / "docs" / "t" / f"{SESSION.format(93)}.jsonl")
     (root / "docs" / "t" / f"{SESSION.format(94)}.jsonl").write_bytes(lines(entry(1, sessionId=SESSION.format(94))))
+    barred = root / "docs" / "t" / f"{SESSION.format(95)}.jsonl"
+    barred.write_bytes(lines(entry(1, sessionId=SESSION.format(95))))
+    barred.chmod(0)
+    access = os.access  # (whoever runs the tests: root may read it all the same)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: str(path) != str(barred) and access(path, mode, **kw))
     with caplog.at_level(logging.WARNING):
         site = build(root, strict=False)
+    barred.chmod(0o644)
     assert (site / "t" / SESSION.format(94) / "index.html").exists()
-    for number in (92, 93):
+    for number in (92, 93, 95):
         assert any(f"t/{SESSION.format(number)}.jsonl: cannot be read as a file" in record.getMessage() for record in caplog.records)
         assert not (site / "t" / f"{SESSION.format(number)}.jsonl").exists()
 

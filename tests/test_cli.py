@@ -187,3 +187,63 @@ def test_an_unknown_time_zone_is_a_usage_error(tmp_path: Path, capsys: pytest.Ca
     assert stopped.value.code == 2
     assert "'Mars/Olympus' is not a time zone name" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_files_given_twice_come_once_and_files_of_one_name_are_told_apart(tmp_path: Path, capsys) -> None:
+    """The GitHub workflow gives every file added: a session and its subagent's file (the
+    subagent came twice, as agent-x and agent-x-2); two backups of one project hold
+    files of one name, and one of them was written over the other."""
+    agent = f"{S1}/subagents/agent-a41c7e2.jsonl"
+    status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), str(EXAMPLE / agent), str(EXAMPLE / f"{S1}.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0, err
+    assert sorted(p.name for p in (tmp_path / "out" / S1).glob("agent-*.md")) == ["agent-a41c7e2.md"]
+    for backup, said in (("a", "the first backup"), ("b", "the second backup")):
+        session = tmp_path / backup / "proj" / f"{S1}.jsonl"
+        session.parent.mkdir(parents=True)
+        session.write_text((EXAMPLE / f"{S1}.jsonl").read_text().replace("Fix metric units", f"Fix metric units, as {said} has it"))
+    status, _, err = convert(str(tmp_path / "a" / "proj"), str(tmp_path / "b" / "proj"), "-o", str(tmp_path / "two"), capsys=capsys)
+    assert status == 0, err
+    assert "the first backup" in (tmp_path / "two" / "proj" / S1 / "index.md").read_text()
+    assert "the second backup" in (tmp_path / "two" / "proj-2" / S1 / "index.md").read_text()
+
+
+def test_a_folder_that_is_a_link_is_followed(tmp_path: Path, capsys) -> None:
+    (tmp_path / "given").mkdir()
+    (tmp_path / "given" / "linked").symlink_to(EXAMPLE, target_is_directory=True)
+    (tmp_path / "given" / "back").symlink_to(tmp_path / "given", target_is_directory=True)  # a loop: read once
+    status, _, err = convert(str(tmp_path / "given"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0, err
+    assert (tmp_path / "out" / "linked" / S1 / "index.md").is_file()
+
+
+@pytest.mark.parametrize("flavour", ["material", "github"])
+def test_a_page_of_another_making_in_the_output_folder_is_not_written_over(tmp_path: Path, capsys, flavour: str) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# My project\n")
+    for _ in range(2):  # the second time, over what the first wrote
+        status, _, err = convert(str(EXAMPLE), "-o", str(docs), "--flavour", flavour, capsys=capsys)
+        assert status == 0, err
+    assert (docs / "index.md").read_text() == "# My project\n"
+    assert "Fix metric units" in (docs / "transcripts.md").read_text()
+    assert not list(docs.glob("transcripts-*.md")) and not list(docs.glob("*-session"))
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "afile").write_text("x")
+    status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / "afile"), capsys=capsys)
+    assert status == 2 and "is a file" in err
+    status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", "-o", str(tmp_path), capsys=capsys)
+    assert status == 2 and "is a folder" in err
+    status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", "-o", str(tmp_path / "new" / "x.md"), capsys=capsys)
+    assert status == 0 and "Fix metric units" in (tmp_path / "new" / "x.md").read_text()
+
+
+def test_a_time_at_the_calendars_end_is_named_in_any_time_zone(tmp_path: Path, capsys) -> None:
+    lines = (EXAMPLE / f"{S1}.jsonl").read_text().splitlines()
+    entry = json.loads(lines[1])
+    entry["timestamp"] = "0001-01-01T00:00:00.000Z"
+    (tmp_path / f"{S1}.jsonl").write_text("\n".join([lines[0], json.dumps(entry), *lines[2:]]) + "\n")
+    status, _, err = convert(str(tmp_path / f"{S1}.jsonl"), "-o", str(tmp_path / "out"), "--timezone", "America/New_York", capsys=capsys)
+    assert status == 0, err
+    assert f"{S1}.jsonl:2: timestamp '0001-01-01T00:00:00.000Z' is not a date and time" in err

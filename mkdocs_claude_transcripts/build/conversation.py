@@ -600,6 +600,8 @@ def parse_time(value: str | None) -> datetime | None:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         return None
+    if not 1 < moment.year < 9999:  # a calendar's end (Go's zero time), which no time zone can be added to
+        return None
     # Timestamps without a zone are read as UTC, so that all of them compare.
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 

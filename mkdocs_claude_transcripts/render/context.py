@@ -40,7 +40,10 @@ class RenderOptions:
     def local(self, moment: datetime) -> datetime:
         """``moment`` in the zone times are shown in (one without a zone is UTC)."""
         aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-        return aware.astimezone(zone(self.timezone))
+        try:
+            return aware.astimezone(zone(self.timezone))
+        except OverflowError:  # at the calendar's ends (0001-01-01), where the zone cannot go: as it is
+            return aware
 
     def hidden(self) -> frozenset[str]:
         """Kinds of message the build step leaves out for these options."""

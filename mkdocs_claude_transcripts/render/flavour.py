@@ -38,11 +38,15 @@ def portable(markdown: str) -> str:
 
 
 def github(markdown: str) -> str:
-    """GitHub-flavoured Markdown, without Material's syntax."""
+    """GitHub-flavoured Markdown, without Material's syntax. A page keeps its marker,
+    first, a comment GitHub does not show: the command line knows its own pages by it
+    (those of another making in its output folder are not written over)."""
     lines = _without_sections(_without_front_matter(markdown.split("\n")))
+    marked = MARKER in (line.strip() for line in lines[:1])
     lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END, LIST_END)]
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
-    return _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
+    text = _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
+    return f"{MARKER}\n\n{text}" if marked else text
 
 
 def _row_pipes(line: str) -> str:

@@ -175,9 +175,9 @@ def discover(files: Iterable[SourceFile]) -> Discovery:
 
 
 def _regular(path: str) -> bool:
-    """Whether ``path`` is a file (or a link to one) that can be read to its end."""
+    """Whether ``path`` is a file (or a link to one) that can be read to its end, and may be."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
     except (OSError, ValueError):
         return False
 
