@@ -113,11 +113,14 @@ class TranscriptsConfig(base.Config):
     in `cache_dir`, so that a rebuild only redoes what changed. Sessions are known by
     their files' bytes (a file is read again only when its size or time changed), so
     a fresh clone of the site given the cache, as a CI job that restores it, finds
-    them there."""
+    them there. A file of the cache that is damaged (not what a build wrote) is made
+    again; a page's HTML found damaged as the page is written is shown as it can be
+    read, with a warning, and rendered again by the next build."""
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
-    """Where the cache is kept, relative to `mkdocs.yml`. It must be outside
-    `docs_dir`, and can be deleted whenever no build is running. Where it is on the
+    """Where the cache is kept, relative to `mkdocs.yml` (`~` is your home folder). It
+    must be outside `docs_dir` and `site_dir`, and can be deleted whenever no build is
+    running. Where it is on the
     file system of `site_dir`, the site's `session.json` files and images are links
     to its own rather than copies."""
 

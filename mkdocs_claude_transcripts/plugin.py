@@ -170,14 +170,16 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             self._scratch = tempfile.mkdtemp(prefix="claude-transcripts-")
             return self._scratch
         folder = self._cache_folder(config.config_file_path)
-        docs = os.path.realpath(config.docs_dir)
-        if folder == docs or folder.startswith(docs + os.sep):
-            raise PluginError(f"claude-transcripts: cache_dir '{self.config.cache_dir}' is inside docs_dir; choose a folder outside it")
+        # MkDocs empties site_dir as a build starts, and publishes what is in it.
+        for name, other in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
+            other = os.path.realpath(other)
+            if folder == other or folder.startswith(other + os.sep):
+                raise PluginError(f"claude-transcripts: cache_dir '{self.config.cache_dir}' is inside {name}; choose a folder outside it")
         return folder
 
     def _cache_folder(self, config_file_path: str | None) -> str:
         base = os.path.dirname(config_file_path or "") or os.getcwd()
-        return os.path.realpath(os.path.join(base, self.config.cache_dir))
+        return os.path.realpath(os.path.join(base, os.path.expanduser(self.config.cache_dir)))
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:

@@ -309,12 +309,22 @@ def test_without_the_cache_nothing_is_kept(site_root: Path, tmp_path: Path, monk
     assert [path.name for path in scratch.iterdir() if path.name.startswith("claude-transcripts-")] == []
 
 
-def test_the_cache_may_not_be_in_docs_dir(site_root: Path, caplog: pytest.LogCaptureFixture) -> None:
-    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache_dir: docs/cache"))
+@pytest.mark.parametrize(("folder", "inside"), [("docs/cache", "docs_dir"), ("site", "site_dir"), ("site/.cache", "site_dir")])
+def test_the_cache_may_not_be_in_docs_dir_or_site_dir(site_root: Path, caplog: pytest.LogCaptureFixture, folder: str, inside: str) -> None:
+    """Not in the site's sources; nor where MkDocs empties its folder as a build
+    starts (the build stopped on a file gone) and publishes what is there."""
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", f"- claude-transcripts:\n      cache_dir: {folder}"))
     with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
         build(site_root)
-    assert any("is inside docs_dir" in r.getMessage() for r in caplog.records)
-    assert not (site_root / "docs" / "cache").exists()
+    assert any(f"is inside {inside}" in r.getMessage() for r in caplog.records)
+    assert not (site_root / folder).exists()
+
+
+def test_a_cache_dir_in_the_home_folder_is_found_there(site_root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache_dir: ~/.cache/ct"))
+    build(site_root)
+    assert (tmp_path / "home" / ".cache" / "ct").is_dir() and not (site_root / "~").exists()
 
 
 def test_sessions_and_pages_done_by_worker_processes_are_what_the_build_does_itself(
