@@ -158,8 +158,8 @@ class TranscriptsConfig(base.Config):
     errors, subagents, tokens), newest first, with the site's totals. `true` puts it at
     the top of the folder that holds the transcripts (`index.md` there, or
     `transcripts.md`, then `transcripts-2.md`..., when that is taken); a path such as
-    `logs/index.md` puts it there;
-    `false` leaves it out. Past `page_size`, it goes on in parts beside it
+    `logs/index.md` puts it there (a path outside `docs_dir`, or where a session's page
+    goes, stops the build); `false` leaves it out. Past `page_size`, it goes on in parts beside it
     (`transcripts-part-2.md`...), linked to each other."""
 
     tags = c.ListOfItems(c.Choice(("model", "branch", "version", "project")), default=[])

@@ -295,9 +295,15 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             return
         assert self.cache is not None  # as it is for every session published
         if isinstance(where, str):
-            page = where.strip("/")
+            page = posixpath.normpath(where.strip("/"))
             if not page.endswith(".md"):
                 page = posixpath.join(page, "index.md")
+            if page.startswith("../"):
+                raise PluginError(f"claude-transcripts: index '{where}' is outside docs_dir; give a path inside it")
+            url = _dest_uri(page, config)
+            ours = next((f for f in files if f.generated_by and (f.src_uri == page or f.dest_uri == url)), None)
+            if ours is not None:
+                raise PluginError(f"claude-transcripts: index '{where}' is where the page {ours.src_uri} goes; give another path")
         else:
             urls = {f.dest_uri for f in files}  # a page at the same path, or the same URL, is in the way
             page = layout.index_place([row.page for row in self.rows], lambda uri: _dest_uri(uri, config) in urls)

@@ -211,6 +211,20 @@ def test_an_unknown_time_zone_stops_the_build_with_its_name(tmp_path: Path, capl
     assert "timezone 'Mars/Olympus' is not a time zone name" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("index", "said"),
+    [
+        (f"sessions/{S1}/index.md", f"is where the page sessions/{S1}/index.md goes"),  # it replaced the session's page
+        (f"sessions/{S1}.md", f"is where the page sessions/{S1}/index.md goes"),  # at its URL
+        ("../out.md", "is outside docs_dir"),  # nothing was published, nor said
+    ],
+)
+def test_an_index_path_the_plugin_cannot_use_stops_the_build_with_its_name(tmp_path: Path, caplog: pytest.LogCaptureFixture, index: str, said: str) -> None:
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_with_examples(tmp_path, options=f"index: '{index}'"))
+    assert f"index '{index}' {said}" in caplog.text
+
+
 @pytest.mark.parametrize(("value", "pruned"), [("true", True), ('"true"', True), ("false", False), ("auto", False)])
 def test_prune_nav_takes_yes_or_no_as_yaml_writes_them(tmp_path: Path, value: str, pruned: bool) -> None:
     """``prune_nav: true`` (a YAML boolean) is the same as ``"true"``; ``auto`` prunes
