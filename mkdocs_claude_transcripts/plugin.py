@@ -74,7 +74,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
 
     def __init__(self) -> None:
         self.entries: dict[str, NavEntry] = {}  # session page -> its nav entry
-        self.by_source: dict[str, NavEntry] = {}  # session file -> its nav entry
+        self.by_source: dict[str, NavEntry] = {}  # session file (or a subagent's) -> its nav entry
         self.started: dict[str, datetime | None] = {}
         self.rows: list[Row] = []  # the published sessions, for the index page
         self._sources: dict[str, SessionSource] = {}  # every session found, by src_uri
@@ -280,6 +280,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.rows.append(stored.row)
         self.entries[stored.nav.page] = stored.nav
         self.by_source[source.src_uri] = stored.nav
+        for agent in source.agents:  # a subagent's file, listed in nav: its page
+            entry = _entry_of(stored.nav, layout.agent_page(source.place or source.src_uri, layout.agent_name(agent.agent_id)))
+            if entry is not None:
+                self.by_source[agent.src_uri] = entry
         self.started[stored.nav.page] = stored.started
         return Counter(
             sessions=1,
@@ -546,6 +550,17 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+def _entry_of(entry: NavEntry, page: str) -> NavEntry | None:
+    """The entry of ``page`` in the tree of ``entry``."""
+    stack = [entry]
+    while stack:
+        entry = stack.pop()
+        if entry.page == page:
+            return entry
+        stack += entry.children
+    return None
 
 
 def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> None:

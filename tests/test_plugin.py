@@ -50,6 +50,21 @@ def test_explicit_nav_lists_transcripts_by_path(tmp_path: Path) -> None:
     assert f"sessions/{S1}/agent-a41c7e2/" in links
 
 
+def test_explicit_nav_lists_a_subagent_by_the_path_of_its_file(tmp_path: Path) -> None:
+    """As a session is listed (every page's nav linked to the ``.jsonl``, and a strict
+    build stopped on it)."""
+    nav = f"""nav:
+  - Home: index.md
+  - The units trace: sessions/{S1}/subagents/agent-a41c7e2.jsonl
+  - Old agent: sessions/agent-b7e20f1.jsonl
+"""
+    site = build(site_with_examples(tmp_path, nav))  # strict
+    links = {a.get_text(" ", strip=True): a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")}
+    assert links["The units trace"] == f"sessions/{S1}/agent-a41c7e2/"
+    assert links["Old agent"] == "sessions/d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86/agent-b7e20f1/"  # (an agent-*.jsonl beside its session)
+    assert not any(href.endswith(".jsonl") for href in links.values())
+
+
 def test_transcripts_can_be_copied(tmp_path: Path) -> None:
     site = build(site_with_examples(tmp_path, options="copy_jsonl: true"))
     assert (site / "sessions" / f"{S1}.jsonl").is_file()

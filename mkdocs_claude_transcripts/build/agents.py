@@ -14,6 +14,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 from .. import model as m
+from ..render import layout
 from ..report import FileReport, Level
 from ..transcript import raw
 from ..transcript.reader import entry_of
@@ -35,9 +36,6 @@ class Spawned:
     raw_id: str = ""  # the id as the transcript writes it; ``agent.id`` is made safe for paths
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-
-
 def settle_ids(spawned: list[Spawned]) -> None:
     """Give each agent an id fit for a page name and unique in its session: the second
     of one id gets ``-2``, the next free number after those its id had before."""
@@ -45,7 +43,7 @@ def settle_ids(spawned: list[Spawned]) -> None:
     numbered: dict[str, int] = {}  # the last number given to each id (those below it are taken)
     for item in spawned:
         item.raw_id = item.raw_id or item.agent.id
-        base = _UNSAFE.sub("-", item.agent.id)[:48] or "agent"
+        base = layout.agent_name(item.agent.id)
         candidate, n = base, numbered.get(base, 1)
         while candidate in seen:
             n += 1

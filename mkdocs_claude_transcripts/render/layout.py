@@ -42,6 +42,15 @@ def session_page(source: str, part: int = 1) -> str:
     return base(source) + ("/index.md" if part == 1 else f"/part-{part}.md")
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def agent_name(agent_id: str) -> str:
+    """An agent's id as its pages' names hold it (the first of that name in a session;
+    the next ones get ``-2``, ``-3``...)."""
+    return _UNSAFE.sub("-", agent_id)[:48] or "agent"
+
+
 def agent_page(source: str, agent_id: str, part: int = 1) -> str:
     return base(source) + (f"/agent-{agent_id}.md" if part == 1 else f"/agent-{agent_id}-part-{part}.md")
 
