@@ -32,7 +32,7 @@ def source_files(paths: list[str], skipped: list[str] | None = None) -> Iterator
         path = Path(given)
         if not path.exists():
             raise UsageError(f"no such file or folder: {given}")
-        root, group = (path.name if prefix else "", _folder(path, skipped)) if path.is_dir() else ("", _with_companions(path))
+        root, group = (path.name if prefix else "", _folder(path, skipped)) if path.is_dir() else ("", _with_companions(path, skipped))
         fresh = []
         for name, item in group:
             real = os.path.realpath(item)
@@ -67,8 +67,8 @@ def _folder(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
     return [("/".join(parts), item) for parts, item in sorted(found)]
 
 
-def _with_companions(path: Path) -> list[tuple[str, str]]:
-    companions = _folder(path.parent / path.stem, None) if (path.parent / path.stem).is_dir() else []
+def _with_companions(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
+    companions = _folder(path.parent / path.stem, skipped) if (path.parent / path.stem).is_dir() else []
     named = [(path.name, str(path))] + [(posixpath.join(path.stem, name), item) for name, item in companions]
     return named + [(p.name, str(p)) for p in sorted(path.parent.glob("agent-*.jsonl")) if p != path]
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
@@ -47,6 +48,8 @@ from .render.markdown import OUTPUT_END, OUTPUT_START, TITLED
 from .rendering import WarningCount, render
 from .search import Spool
 from .toc import toc_from_json, toc_to_json
+
+log = get_plugin_logger("claude-transcripts")
 
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
 # Never in the search index: the summary block (figures, not words anyone searches
@@ -185,10 +188,7 @@ class Pages:
             with open(path, encoding="utf-8") as handle:
                 return handle.read()
         except UnicodeDecodeError:
-            logging.getLogger("mkdocs.plugins.claude-transcripts").warning(
-                f"claude-transcripts: {page.file.src_uri}: its HTML in the cache ({path}) is damaged: shown as it can be read, "
-                "rendered again by the next build"
-            )
+            log.warning(f"{page.file.src_uri}: its HTML in the cache ({path}) is damaged: shown as it can be read, rendered again by the next build")
             if state.in_cache:
                 self.cache.forget_page(state.key)
             with open(path, encoding="utf-8", errors="replace") as handle:

@@ -12,8 +12,9 @@ from ..redact import Redactor
 from ..report import FileReport
 from ..transcript import raw
 from ..transcript.discovery import AgentSource, SessionSource
+from ..transcript.progress import agent_chains
 from ..transcript.reader import read_entries
-from .agents import Spawned, first_prompt, link, progress_chains, settle_ids, split_sidechains
+from .agents import Spawned, first_prompt, link, settle_ids, split_sidechains
 from .conversation import Conversation
 from .text import shorten
 
@@ -102,7 +103,7 @@ def build_session(
         spawned.append(_file_agent(agent_source, Conversation(agent_report, hidden, source.tool_results)))
     if progress and not standalone:
         filed = {agent_source.agent_id for agent_source in source.agents}
-        for agent_id, (call, chain) in progress_chains(progress, filed, report).items():
+        for agent_id, (call, chain) in agent_chains(progress, filed, report).items():
             spawned.append(_progress_agent(agent_id, call, chain, Conversation(report, hidden, source.tool_results)))
     settle_ids(spawned)
     owners: list[tuple[str | None, Conversation]] = [(None, main)]

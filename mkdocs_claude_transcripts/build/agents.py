@@ -10,14 +10,13 @@ chains the prompt the call sent.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import model as m
 from ..render import layout
-from ..report import FileReport, Level
+from ..report import Level
 from ..transcript import raw
-from ..transcript.reader import entry_of
 from .conversation import Conversation
 from .text import shorten
 
@@ -65,39 +64,6 @@ def split_sidechains(lines: list[tuple[int, raw.AnyEntry]]) -> list[list[tuple[i
         root_of[uuid] = root
         groups.setdefault(root, []).append((line, entry))
     return list(groups.values())
-
-
-def progress_chains(
-    lines: list[tuple[int, raw.ProgressEntry]], filed: Container[str], report: FileReport
-) -> dict[str, tuple[str | None, list[tuple[int, raw.AnyEntry]]]]:
-    """The conversations of the subagents whose own files are not here (not in
-    ``filed``), from the session's progress lines: Claude Code (2.x) writes each
-    message of a running subagent into the session too, in an ``agent_progress``
-    line, and a session copied without its ``subagents/`` folder has nothing else of
-    them. By agent id: the call that started it, and its messages as entries of one
-    chain, each line's number the progress line's."""
-    chains: dict[str, tuple[str | None, list[tuple[int, raw.AnyEntry]]]] = {}
-    seen: set[tuple[str, str]] = set()
-    for line, progress in lines:
-        data = progress.data
-        if not isinstance(data, dict) or data.get("type") != "agent_progress":
-            continue
-        agent_id, message = data.get("agentId"), data.get("message")
-        if not isinstance(agent_id, str) or not agent_id or agent_id in filed or not isinstance(message, dict):
-            continue
-        uuid = message.get("uuid")
-        if isinstance(uuid, str) and (agent_id, uuid) in seen:
-            continue  # the same message, in a later line
-        seen.add((agent_id, uuid if isinstance(uuid, str) else f"line-{line}"))
-        chain = chains.setdefault(agent_id, (progress.parentToolUseID, []))[1]
-        if not chain:
-            report.problem(line, f"subagent {agent_id}: its file is not here; it is shown from the session's progress lines", Level.INFO)
-        before = getattr(chain[-1][1], "uuid", None) if chain else None
-        entry = entry_of({**message, "isSidechain": True, "agentId": agent_id, "sessionId": progress.sessionId, "parentUuid": before},
-                         line, report)  # fmt: skip
-        if entry is not None:
-            chain.append((line, entry))
-    return {agent_id: found for agent_id, found in chains.items() if found[1]}
 
 
 def first_prompt(messages: list[m.AnyMessage]) -> str:

@@ -9,8 +9,6 @@ recorded in the file's report.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 from dataclasses import dataclass, field
@@ -577,7 +575,7 @@ class Conversation:
     def _check_images(self, line: int, images: list[m.Image]) -> None:
         """Name the images of a line that cannot be shown (their page says so too)."""
         for image in images:
-            if not image.url and not _decodes(image.data):
+            if not image.url and image.decoded() is None:
                 self.report.problem(line, f"an image ({image.media_type[:40]}) is not valid base64: it cannot be shown")
 
     def _note_context(self, line: int, entry: raw.Envelope) -> None:
@@ -604,13 +602,6 @@ def parse_time(value: str | None) -> datetime | None:
         return None
     # Timestamps without a zone are read as UTC, so that all of them compare.
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def _decodes(data: str) -> bool:
-    try:
-        return bool(base64.b64decode(data, validate=True))
-    except (binascii.Error, ValueError):
-        return False
 
 
 def _image(block: raw.ImageBlock) -> m.Image:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -27,6 +29,13 @@ class Image(Node):
     data: str = ""  # base64, as in the transcript
     url: str | None = None
     label: str = ""  # "Image #2" when the text refers to it by that name
+
+    def decoded(self) -> bytes | None:
+        """The image's bytes; None where its data is not base64 (or there is none)."""
+        try:
+            return base64.b64decode(self.data, validate=True) or None
+        except (binascii.Error, ValueError):
+            return None
 
 
 class Document(Node):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import posixpath
 from dataclasses import dataclass, field
@@ -167,11 +165,8 @@ class PageContext:
         if image.url or not self.published:
             return None
         extension = _EXTENSIONS.get(image.media_type)
-        try:
-            content = base64.b64decode(image.data, validate=True)
-        except (binascii.Error, ValueError):
-            return None
-        if extension is None or not content:
+        content = image.decoded()
+        if extension is None or content is None:
             return None
         name = hashlib.sha1(content).hexdigest()[:16]
         src_uri = layout.base(self.session.source) + f"/images/{name}.{extension}"
