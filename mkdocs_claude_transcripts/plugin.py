@@ -45,6 +45,7 @@ from .render.index import index_pages
 from .render.layout import STYLESHEET, stylesheet
 from .report import Level, condensed
 from .search import Spool, material_search
+from .sitefiles import SiteFiles
 from .transcript.discovery import SessionSource, SourceFile, discover
 
 log = get_plugin_logger("claude-transcripts")
@@ -232,7 +233,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             f"{totals['sessions']} sessions and {totals['subagents']} subagents published; "
             f"{totals['problems']} problems reported; {totals['redacted']} values redacted"
         )
-        return files
+        return SiteFiles(files, {src_uri: entry.page for src_uri, entry in self.by_source.items()})
 
     def _convert_ahead(self, sources: list[SessionSource], config: MkDocsConfig) -> list[str]:
         """Convert the sessions the cache lacks on every core (see parallel.py); the

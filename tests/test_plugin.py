@@ -65,6 +65,26 @@ def test_explicit_nav_lists_a_subagent_by_the_path_of_its_file(tmp_path: Path) -
     assert not any(href.endswith(".jsonl") for href in links.values())
 
 
+def test_a_link_to_a_transcripts_file_leads_to_its_page(tmp_path: Path) -> None:
+    """In your own pages, as in the nav (a strict build stopped on such a link); the
+    anchor is checked against the session's page."""
+    root = site_with_examples(tmp_path, "validation:\n  anchors: warn\n")
+    (root / "docs" / "notes").mkdir()
+    (root / "docs" / "notes" / "links.md").write_text(
+        f"# Links\n\n[session](../sessions/{S1}.jsonl) [agent](../sessions/{S1}/subagents/agent-a41c7e2.jsonl) "
+        f"[heading](../sessions/{S1}.jsonl#fix-metric-units-in-the-forecast-command) [old agent](../sessions/agent-b7e20f1.jsonl)\n"
+    )
+    site = build(root)  # strict
+    links = {a.get_text(): a["href"] for a in soup(site / "notes" / "links" / "index.html").select("article a[href]")}
+    assert links["session"] == f"../../sessions/{S1}/"
+    assert links["agent"] == f"../../sessions/{S1}/agent-a41c7e2/"
+    assert links["heading"] == f"../../sessions/{S1}/#fix-metric-units-in-the-forecast-command"
+    assert links["old agent"] == "../../sessions/d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86/agent-b7e20f1/"
+    (root / "docs" / "notes" / "links.md").write_text(f"[missing](../sessions/{S1}.jsonl#no-such-anchor)\n")
+    with pytest.raises(Abort):
+        build(root)
+
+
 def test_transcripts_can_be_copied(tmp_path: Path) -> None:
     site = build(site_with_examples(tmp_path, options="copy_jsonl: true"))
     assert (site / "sessions" / f"{S1}.jsonl").is_file()
