@@ -307,7 +307,7 @@ class Conversation:
                 case raw.ToolUseBlock():
                     shown |= self._tool_call(line, entry, block, response_id)
                 case _:
-                    shown |= self._block(line, entry, block)
+                    shown |= self._server_result(line, entry, block) or self._block(line, entry, block)
         if not shown:
             # Only empty text, or a tool call already seen: part of a response shown elsewhere.
             self.report.mark(line, Outcome.MERGED)
@@ -531,6 +531,25 @@ class Conversation:
         for item in content.extra:
             self._block(line, entry, item)
 
+    def _server_result(self, line: int, entry: raw.AssistantEntry, block: Any) -> bool:
+        """The result of a tool the API ran itself (``server_tool_use``), which the
+        response holds beside the call: ``web_search_tool_result``, ``web_fetch_tool_result``,
+        ``code_execution_tool_result``... It goes with its call, as any other result does."""
+        kind = getattr(block, "type", None)
+        tool_use_id = block.extra("tool_use_id") if isinstance(block, raw.UnknownBlock) else None
+        if not (isinstance(kind, str) and kind.endswith("_tool_result") and isinstance(tool_use_id, str)):
+            return False
+        call = self.calls.get(tool_use_id)
+        if call is None or call.result is not None:
+            return False
+        text, is_error = _server_result_text(_payloads_out(block.extra("content")))
+        result = m.ToolResult(tool_use_id=tool_use_id, text=text, is_error=is_error)
+        self._stamp(result, line, entry)
+        result.anchor = call.anchor + "-result"
+        call.result = result
+        self.report.mark(line, Outcome.RENDERED)
+        return True
+
     def _block(self, line: int, entry: Any, block: Any) -> bool:
         data = _payloads_out(block.model_dump(mode="json") if hasattr(block, "model_dump") else {"value": block})
         return self._emit(line, m.Unknown(type=f"{data.get('type')} block", data=data), entry)
@@ -649,6 +668,23 @@ def _result_content(content: Any) -> _ResultContent:
             found.extra.append(block)
     found.text = "\n".join(texts)
     return found
+
+
+def _server_result_text(content: Any) -> tuple[str, bool]:
+    """What a server tool's result says: the pages a web search found (title, address,
+    age), an error's code, or any other content as JSON; and whether it is an error."""
+    if isinstance(content, dict) and str(content.get("type", "")).endswith("_error"):
+        return f"Error: {content.get('error_code') or _as_text(content)}", True
+    if isinstance(content, list) and content and all(isinstance(i, dict) and isinstance(i.get("url"), str) for i in content):
+        lines = []
+        for item in content:
+            title = item.get("title") if isinstance(item.get("title"), str) else ""
+            age = f" ({item['page_age']})" if isinstance(item.get("page_age"), str) else ""
+            lines.append(f"{title}\n  {item['url']}{age}" if title else f"{item['url']}{age}")
+        return "\n".join(lines), False
+    if isinstance(content, str):
+        return content, False
+    return ("" if content is None else json.dumps(content, indent=2, ensure_ascii=False)), False
 
 
 def _document(block: raw.DocumentBlock) -> m.Document:

@@ -1,0 +1,41 @@
+"""Shapes the reference documents and the Messages API describe that the corpus does
+not hold: each is shown where it belongs, and nothing it carries is lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mkdocs_claude_transcripts.pipeline import SourceFile, convert_session, discover
+from mkdocs_claude_transcripts.render.context import RenderOptions
+
+from .test_bad_input import SESSION, entry, lines
+
+
+def converted(tmp_path: Path, n: int, *items: object):
+    path = tmp_path / f"{SESSION.format(n)}.jsonl"
+    path.write_bytes(lines(*items))
+    return convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+
+
+def answer(n: int, *blocks: dict) -> dict:
+    return entry(n, "assistant", message={"id": f"response-{n}", "role": "assistant", "content": list(blocks)})
+
+
+def test_a_server_tools_result_goes_with_its_call(tmp_path: Path) -> None:
+    """A web search the API ran itself: its call (``server_tool_use``) and its result
+    (``web_search_tool_result``) are in the same response. The call said "No result was
+    recorded" and the result was an unknown block of its own."""
+    search = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "mkdocs plugins"}}
+    found = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+        {"type": "web_search_result", "url": "https://example.org/plugins", "title": "Writing plugins", "encrypted_content": "x", "page_age": "2 days"}]}  # fmt: skip
+    failed = {"type": "server_tool_use", "id": "srvtoolu_2", "name": "web_search", "input": {"query": "again"}}
+    error = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_2", "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}}
+    done = converted(tmp_path, 80, entry(1), answer(2, search, found, {"type": "text", "text": "Here is what I found."}), answer(3, failed, error))
+    page = done.pages[0].markdown
+    assert "Unknown" not in page and "No result was recorded" not in page
+    call = page[page.index("web\\_search · mkdocs plugins") : page.index("Here is what I found.")]
+    assert "Writing plugins" in call and "https://example.org/plugins (2 days)" in call
+    assert "Error: max\\_uses\\_exceeded" in page or "Error: max_uses_exceeded" in page
+    stats = json.loads(done.assets[-1].content)["stats"]
+    assert (stats["tool_calls"], stats["errors"]) == (2, 1)
