@@ -39,3 +39,14 @@ def test_a_server_tools_result_goes_with_its_call(tmp_path: Path) -> None:
     assert "Error: max\\_uses\\_exceeded" in page or "Error: max_uses_exceeded" in page
     stats = json.loads(done.assets[-1].content)["stats"]
     assert (stats["tool_calls"], stats["errors"]) == (2, 1)
+
+
+def test_the_skills_given_again_after_a_compaction_are_shown(tmp_path: Path) -> None:
+    """``invoked_skills`` (2.1) holds its skills in ``skills``, a field no reminder was
+    read from: the entry was counted as saying nothing, and the skills' text was lost."""
+    skills = {"type": "invoked_skills", "skills": [
+        {"name": "release-notes", "path": "userSettings:release-notes", "content": "Write the notes from the merged pull requests."}]}  # fmt: skip
+    done = converted(tmp_path, 81, entry(1), entry(2, "attachment", attachment=skills))
+    page = done.pages[0].markdown
+    assert "release-notes · userSettings:release-notes" in page.replace("\\", "")
+    assert "Write the notes from the merged pull requests." in page

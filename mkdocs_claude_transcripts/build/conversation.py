@@ -433,7 +433,7 @@ class Conversation:
 
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
-        text = _attachment_text(entry.attachment)
+        text = "\n\n".join(p for p in (_attachment_text(entry.attachment), _skills_text(entry.attachment.get("skills"))) if p.strip())
         if not text.strip():
             self.report.mark(line, Outcome.METADATA)
             return
@@ -784,6 +784,21 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
             kind = " ".join(str(part) for part in (found.get("severity"), found.get("source"), code) if part not in (None, ""))
             lines.append(": ".join(part for part in (":".join(p for p in place if p), kind, str(found.get("message") or "")) if part))
     return "\n".join(lines), one
+
+
+def _skills_text(skills: Any) -> str:
+    """The skills an ``invoked_skills`` attachment gives the model again after a
+    compaction: each one's name and path, then its text."""
+    if not isinstance(skills, list):
+        return ""
+    parts = []
+    for skill in skills:
+        if not isinstance(skill, dict):
+            parts.append(_as_text(skill))
+            continue
+        name = " · ".join(str(skill[k]) for k in ("name", "path") if isinstance(skill.get(k), str) and skill[k])
+        parts.extend(p for p in (f"Skill: {name}" if name else "", _as_text(skill.get("content"))) if p.strip())
+    return "\n\n".join(parts)
 
 
 def _attachment_text(data: dict[str, Any]) -> str:
