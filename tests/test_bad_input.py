@@ -56,6 +56,9 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "truncated": (lines(entry(1))[:-1] + b"\n" + b'{"type": "user", "message": {"content": "cut', ":2: last line is cut off", "prompt number 1"),
     "malformed": (lines(entry(1), b"{not json", entry(2)), ":2: not valid JSON", "prompt number 2"),
     "bad_utf8": (lines(entry(1)).replace(b"number", b"num\xff\xfeber"), ":1: invalid UTF-8", "prompt"),
+    # A NUL (a damaged disk) or a tab written raw inside a string, which JSON does not
+    # allow: the line is whole, and its prompt was lost with it.
+    "control_character": (lines(entry(1), entry(2)).replace(b"number 2", b"number\x002\tand a tab"), ":2: control characters inside a string", "prompt number\ufffd2"),
     "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
     "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
     # A block's field of the wrong type: that field goes, not the message's other blocks

@@ -23,6 +23,9 @@ from .types import ENTRY_TYPES
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
+# Reads a line whose strings hold control characters JSON does not allow.
+_LENIENT = json.JSONDecoder(parse_int=DECODER.parse_int, strict=False)
+
 # How many times a line may be retried after dropping fields of the wrong type.
 _MAX_REPAIRS = 5
 
@@ -104,6 +107,16 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
         report.mark(number, Outcome.PROBLEM)
         return None
     except json.JSONDecodeError as error:
+        if error.msg.startswith("Invalid control character"):
+            # A control character (a NUL from a damaged disk, a tab written raw) inside
+            # a string, which JSON does not allow: the line is whole and read as it is.
+            try:
+                data = _LENIENT.decode(text.replace("\x00", "\ufffd"))
+            except (json.JSONDecodeError, RecursionError):
+                pass
+            else:
+                report.problem(number, f"control characters inside a string (character {error.pos + 1}), which JSON does not allow: read as they are, a NUL as \ufffd")
+                return _entry_of(data, number, report, halves)
         # The last line of a session still being written is cut short, not run together
         # (an object inside it may end where it is cut).
         salvaged = _salvaged(text) if raw.endswith(b"\n") else None
