@@ -50,3 +50,16 @@ def test_the_skills_given_again_after_a_compaction_are_shown(tmp_path: Path) -> 
     page = done.pages[0].markdown
     assert "release-notes · userSettings:release-notes" in page.replace("\\", "")
     assert "Write the notes from the merged pull requests." in page
+
+
+def test_the_sources_a_text_cites_are_listed_after_it(tmp_path: Path) -> None:
+    """``citations`` on a text block (a web page found by a search, a part of a document)
+    were dropped: the answer showed with nothing of where it came from."""
+    cited = {"type": "text", "text": "MkDocs 1.6 is the current release.", "citations": [
+        {"type": "web_search_result_location", "url": "https://example.org/news", "title": "Release [notes]", "cited_text": "1.6 was released in April."},
+        {"type": "char_location", "document_title": "CHANGELOG", "cited_text": "Version 1.6", "document_index": 0, "start_char_index": 0, "end_char_index": 11}]}  # fmt: skip
+    done = converted(tmp_path, 82, entry(1), answer(2, cited))
+    page = done.pages[0].markdown
+    answer_at = page.index("MkDocs 1.6 is the current release.")
+    assert answer_at < page.index("[Release \\[notes\\]](https://example.org/news): \u201c1.6 was released in April.\u201d")
+    assert "CHANGELOG: \u201cVersion 1.6\u201d" in page

@@ -298,8 +298,9 @@ class Conversation:
         for block in content:
             match block:
                 case raw.TextBlock():
-                    if block.text.strip():
-                        shown |= self._text(line, entry, block.text, response_id)
+                    text = block.text + _citations(block.extra("citations"))
+                    if text.strip():
+                        shown |= self._text(line, entry, text, response_id)
                 case raw.ThinkingBlock():
                     shown |= self._emit(line, m.Thinking(text=block.thinking, response_id=response_id), entry)
                 case raw.RedactedThinkingBlock():
@@ -784,6 +785,29 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
             kind = " ".join(str(part) for part in (found.get("severity"), found.get("source"), code) if part not in (None, ""))
             lines.append(": ".join(part for part in (":".join(p for p in place if p), kind, str(found.get("message") or "")) if part))
     return "\n".join(lines), one
+
+
+def _citations(citations: Any) -> str:
+    """The sources a text cites (``citations`` on a text block: a web page, or a part
+    of a document given with the prompt), as a list after it: title, address, the
+    words cited."""
+    if not isinstance(citations, list) or not citations:
+        return ""
+    items = []
+    for cited in citations:
+        if not isinstance(cited, dict):
+            items.append(f"- {_as_text(cited)}")
+            continue
+        title = next((cited[k] for k in ("title", "document_title") if isinstance(cited.get(k), str) and cited[k]), "")
+        url = cited.get("url") if isinstance(cited.get("url"), str) else ""
+        if url.startswith(("http://", "https://")) and not any(c in url for c in " ()<>"):
+            label = re.sub(r"([\\\[\]])", r"\\\1", title or url)
+            where = f"[{label}]({url})"
+        else:
+            where = " ".join(p for p in (title, url) if p)
+        words = cited.get("cited_text") if isinstance(cited.get("cited_text"), str) else ""
+        items.append("- " + ": ".join(p for p in (where, f"\u201c{words}\u201d" if words else "") if p))
+    return "\n\nSources:\n\n" + "\n".join(items)
 
 
 def _skills_text(skills: Any) -> str:
