@@ -336,9 +336,10 @@ def test_markdown_nested_hundreds_deep_is_shown_as_text(tmp_path: Path) -> None:
 
 def test_brackets_that_open_nothing_are_escaped() -> None:
     """Python-Markdown searches the rest of a paragraph for the end of every "[", so
-    a paragraph of colour codes ("\\x1b[33m") took minutes; such brackets are escaped,
-    and links are not."""
-    colours = "\x1b[33mwarning\x1b[0m " * 50 + "[a link](https://example.com) [a] [b"
+    a paragraph of colour codes that lost their escape ("[33m", as a copy from a terminal
+    leaves them; whole codes are left out) took minutes; such brackets are escaped, and
+    links are not."""
+    colours = "[33mwarning[0m " * 50 + "[a link](https://example.com) [a] [b"
     [line] = prose(colours)
     assert line.count("\\[") == 101 and "[a link](https://example.com) [a] \\[b" in line
     # Beside a mark an extension reads (emphasis, a web address), a few are left as they
@@ -1101,3 +1102,14 @@ def test_a_subagent_only_the_sessions_progress_lines_hold_is_shown(tmp_path: Pat
     assert "whose transcript is not here" not in caplog.text
     session_page = (site / SESSION.format(0) / "index.html").read_text(encoding="utf-8")
     assert 'href="agent-a77/"' in session_page  # the call links it
+
+
+def test_terminal_colour_codes_in_a_prompt_are_left_out(tmp_path: Path) -> None:
+    """A prompt pasted from a terminal, with its colour codes: they were shown as
+    "\ufffd[1;31m" in the prompt, the page's title and its heading, where a tool's
+    output had them left out."""
+    path = tmp_path / f"{SESSION.format(83)}.jsonl"
+    path.write_bytes(lines(entry(1, message={"role": "user", "content": "\x1b[1;31mFAILED\x1b[0m test_login, why?"})))
+    page = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "\ufffd" not in page and "[1;31m" not in page and "[0m" not in page
+    assert "# FAILED test\\_login, why?" in page or "# FAILED test_login, why?" in page

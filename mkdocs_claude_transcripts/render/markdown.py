@@ -37,6 +37,7 @@ from . import brackets
 from .fences import CODE, PLAIN
 from .guard import MARKER
 from .layout import relative
+from .text import strip_ansi
 
 # Python-Markdown keeps placeholders between STX and ETX; transcript text must
 # never carry them, or it could bring back stashed HTML. Other control characters
@@ -132,7 +133,10 @@ _TABLES = TableProcessor(SimpleNamespace(md=SimpleNamespace(tab_length=4)), {}) 
 
 
 def clean(text: str) -> str:
-    """Normalise newlines and drop characters that are not text."""
+    """Normalise newlines and drop characters that are not text: terminal colour
+    codes (a prompt pasted from a terminal) go whole, any other control character is
+    shown as \ufffd."""
+    text = strip_ansi(text)
     if "\r" in text:
         text = _NEWLINES.sub("\n", text)
     return _CONTROL.sub("\ufffd", text)
