@@ -63,3 +63,17 @@ def test_the_sources_a_text_cites_are_listed_after_it(tmp_path: Path) -> None:
     answer_at = page.index("MkDocs 1.6 is the current release.")
     assert answer_at < page.index("[Release \\[notes\\]](https://example.org/news): \u201c1.6 was released in April.\u201d")
     assert "CHANGELOG: \u201cVersion 1.6\u201d" in page
+
+
+def test_the_sources_of_an_answer_in_parts_follow_the_whole_answer_once(tmp_path: Path) -> None:
+    """An answer with a search's results comes as many text blocks, each citing its
+    sources: they are listed once, after the answer's last words, not between its
+    sentences."""
+    source = {"type": "web_search_result_location", "url": "https://example.org/a", "title": "A", "cited_text": "a"}
+    other = {"type": "web_search_result_location", "url": "https://example.org/b", "title": "B", "cited_text": "b"}
+    parts = [{"type": "text", "text": "First,"}, {"type": "text", "text": "cited once", "citations": [source]},
+             {"type": "text", "text": "and then", "citations": [source, other]}, {"type": "text", "text": "the end."}]  # fmt: skip
+    done = converted(tmp_path, 83, entry(1), answer(2, *parts))
+    page = done.pages[0].markdown
+    assert page.count("Sources:") == 1 and page.count("https://example.org/a") == 1
+    assert page.index("the end.") < page.index("Sources:") < page.index("[A](https://example.org/a)") < page.index("[B](https://example.org/b)")

@@ -114,6 +114,7 @@ class Conversation:
         self._target: list[m.AnyMessage] = self.messages
         self._steering: dict[int, tuple[str, bool]] = {}
         self._again: set[int] = set()  # lines that write again what earlier lines wrote (replays.py)
+        self._cited: dict[int, tuple[str, list[str]]] = {}  # by id of an answer: its text, the sources it cites
 
     # ------------------------------------------------------------ entry points
 
@@ -298,9 +299,9 @@ class Conversation:
         for block in content:
             match block:
                 case raw.TextBlock():
-                    text = block.text + _citations(block.extra("citations"))
-                    if text.strip():
-                        shown |= self._text(line, entry, text, response_id)
+                    sources = _citations(block.extra("citations"))
+                    if block.text.strip() or sources:
+                        shown |= self._text(line, entry, block.text, response_id, sources)
                 case raw.ThinkingBlock():
                     shown |= self._emit(line, m.Thinking(text=block.thinking, response_id=response_id), entry)
                 case raw.RedactedThinkingBlock():
@@ -313,14 +314,22 @@ class Conversation:
             # Only empty text, or a tool call already seen: part of a response shown elsewhere.
             self.report.mark(line, Outcome.MERGED)
 
-    def _text(self, line: int, entry: raw.AssistantEntry, text: str, response_id: str) -> bool:
-        """Text streamed in several parts of one response is shown as one message."""
+    def _text(self, line: int, entry: raw.AssistantEntry, text: str, response_id: str, sources: list[str]) -> bool:
+        """Text streamed in several parts of one response is shown as one message; the
+        sources its parts cite are listed once, after the whole of it."""
         previous = self._target[-1] if self._target else None
         if isinstance(previous, m.AssistantText) and previous.response_id == response_id:
-            previous.text += "\n\n" + text
+            body, cited = self._cited.get(id(previous), (previous.text, []))
+            body = body + "\n\n" + text if text.strip() else body
+            cited += [source for source in sources if source not in cited]
+            self._cited[id(previous)] = (body, cited)
+            previous.text = body + _sources_list(cited)
             self.report.mark(line, Outcome.MERGED)
             return True
-        return self._emit(line, m.AssistantText(text=text, response_id=response_id), entry)
+        message = m.AssistantText(text=text + _sources_list(sources), response_id=response_id)
+        if sources:
+            self._cited[id(message)] = (text, list(dict.fromkeys(sources)))
+        return self._emit(line, message, entry)
 
     def _count(self, response_id: str, body: raw.MessageBody) -> None:
         """Usage repeats on each line of a response, growing as it streams: keep the largest."""
@@ -787,12 +796,16 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
     return "\n".join(lines), one
 
 
-def _citations(citations: Any) -> str:
+def _sources_list(sources: list[str]) -> str:
+    return "\n\nSources:\n\n" + "\n".join(sources) if sources else ""
+
+
+def _citations(citations: Any) -> list[str]:
     """The sources a text cites (``citations`` on a text block: a web page, or a part
-    of a document given with the prompt), as a list after it: title, address, the
+    of a document given with the prompt), as items of a list: title, address, the
     words cited."""
     if not isinstance(citations, list) or not citations:
-        return ""
+        return []
     items = []
     for cited in citations:
         if not isinstance(cited, dict):
@@ -807,7 +820,7 @@ def _citations(citations: Any) -> str:
             where = " ".join(p for p in (title, url) if p)
         words = cited.get("cited_text") if isinstance(cited.get("cited_text"), str) else ""
         items.append("- " + ": ".join(p for p in (where, f"\u201c{words}\u201d" if words else "") if p))
-    return "\n\nSources:\n\n" + "\n".join(items)
+    return items
 
 
 def _skills_text(skills: Any) -> str:
