@@ -47,6 +47,8 @@ SCHEMA = ROOT / "docs" / "session.schema.json"
         ("mcp__tavily__tavily_search", None, "web"),
         ("mcp__ddg-search__search", None, "search"),
         ("mcp__linear__create_issue", None, "mcp"),
+        ("SlashCommand", None, "other"),  # (not "shell", for the "command" in its name)
+        ("Skill", None, "other"),
         ("SomethingNew", None, "other"),
     ],
 )

@@ -25,6 +25,8 @@ NAMES: dict[str, str] = {
     ),
     **dict.fromkeys(["webfetch", "websearch"], "web"),
     **dict.fromkeys(["task", "agent", "sendmessage", "teamcreate", "teamdelete", "workflow"], "agent"),
+    # Claude running a slash command or a skill: neither a shell's command nor an agent.
+    **dict.fromkeys(["slashcommand", "skill"], "other"),
     **dict.fromkeys(
         ["todowrite", "todoread", "taskcreate", "taskupdate", "taskget", "tasklist", "exitplanmode", "enterplanmode"],
         "plan",
