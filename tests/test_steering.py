@@ -24,6 +24,7 @@ def by_the_letter(entries: list) -> dict[int, tuple[str, bool]]:
     """The rules as the module says them, with the queue as a list."""
     cards = Counter(steering.prompt_text(e.attachment.get("prompt")).strip() for _, e in entries if getattr(e, "type", "") == "attachment")
     queue: list[tuple[int, str]] = []
+    popped: list[tuple[int, str]] = []
     shown: dict[int, tuple[str, bool]] = {}
     for line, entry in entries:
         if getattr(entry, "type", "") != "queue-operation":
@@ -34,6 +35,7 @@ def by_the_letter(entries: list) -> dict[int, tuple[str, bool]]:
         elif kind == "dequeue" and queue:
             queue.pop(0)
         elif kind in ("popAll", "clear"):
+            popped += queue
             queue.clear()
         elif kind == "remove":
             found = next((i for i, (_, q) in enumerate(queue) if q == text), None) if text else (0 if queue else None)
@@ -44,7 +46,7 @@ def by_the_letter(entries: list) -> dict[int, tuple[str, bool]]:
                 cards[text] -= 1
             elif text:
                 shown[line] = (text, True)
-    shown.update({line: (text, False) for line, text in queue if text and cards[text] == 0})
+    shown.update({line: (text, False) for line, text in popped + queue if text and cards[text] == 0})
     return shown
 
 
@@ -68,3 +70,13 @@ def test_thousands_of_prompts_removed_newest_first_are_each_shown_once() -> None
     made = [operation("enqueue", f"prompt {i}") for i in range(n)] + [operation("remove", f"prompt {i}") for i in reversed(range(n))]
     shown = steering.plan([(line, ENTRY.validate_python(entry)) for line, entry in enumerate(made, 1)])
     assert shown == {n + 1 + k: (f"prompt {n - 1 - k}", True) for k in range(n)}
+
+
+def test_prompts_taken_back_out_of_the_queue_show_unless_sent_after_all() -> None:
+    """``popAll`` puts the queued prompts back in the prompt's input: one sent then as it
+    was shows as that prompt alone; one not sent shows as queued and never sent. Both
+    were lost."""
+    prompt = {"type": "user", "uuid": "p", "sessionId": "s", "message": {"role": "user", "content": "run the tests"}}
+    made = [operation("enqueue", "run the tests"), operation("enqueue", "and lint"), operation("popAll"), prompt]
+    shown = steering.plan([(line, ENTRY.validate_python(entry)) for line, entry in enumerate(made, 1)])
+    assert shown == {2: ("and lint", False)}

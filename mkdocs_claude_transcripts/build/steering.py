@@ -11,7 +11,9 @@ The rules, from the reference catalogue: the attachment is what is shown; a
 ``remove`` whose text an attachment already shows is not (matched by text, one
 attachment for one ``remove``); any other ``remove`` is shown with its text or
 its ``enqueue``'s. Nothing is dropped when pairing fails: an unmatched ``remove``
-shows, and a prompt enqueued but never sent nor removed shows too.
+shows, and a prompt enqueued but never sent nor removed shows too, as does one
+taken back out of the queue (``popAll``, into the prompt's input to be edited, or
+``clear``) that is not then sent as a prompt of its own, word for word.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
         if isinstance(e, raw.AttachmentEntry) and e.attachment.get("type") == "queued_command"
     )
     queue = _Queue()
+    popped: list[tuple[int, str]] = []
     shown: dict[int, tuple[str, bool]] = {}
     for line, entry in entries:
         if not isinstance(entry, raw.QueueOperationEntry):
@@ -56,6 +59,7 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
         elif operation == "dequeue":
             queue.take_first()
         elif operation in ("popAll", "clear"):
+            popped += queue.left()
             queue = _Queue()
         elif operation == "remove":
             # The item a remove stands for: the first of its text, or the first.
@@ -67,10 +71,28 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
                 cards[text] -= 1  # the attachment shows it
                 continue
             shown[line] = (text, True)
+    sent = _prompts(entries) if popped else {}
+    for line, text in popped:
+        later = sent.get(text)
+        if later and any(at > line for at in later):
+            later.remove(next(at for at in later if at > line))  # sent as a prompt after all
+        elif text and cards[text] == 0:
+            shown[line] = (text, False)
     for line, text in queue.left():
         if text and cards[text] == 0:
             shown[line] = (text, False)
     return shown
+
+
+def _prompts(entries: list[tuple[int, raw.AnyEntry]]) -> dict[str, list[int]]:
+    """The lines of each text the user sent as a prompt."""
+    found: dict[str, list[int]] = {}
+    for line, entry in entries:
+        if isinstance(entry, raw.UserEntry):
+            content = entry.message.content
+            text = content if isinstance(content, str) else "\n\n".join(b.text for b in content or [] if isinstance(b, raw.TextBlock))
+            found.setdefault(text.strip(), []).append(line)
+    return found
 
 
 class _Queue:
