@@ -59,6 +59,14 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     # A NUL (a damaged disk) or a tab written raw inside a string, which JSON does not
     # allow: the line is whole, and its prompt was lost with it.
     "control_character": (lines(entry(1), entry(2)).replace(b"number 2", b"number\x002\tand a tab"), ":2: control characters inside a string", "prompt number\ufffd2"),
+    # An entry that lost its type is read as its message's role says; one with no
+    # message, or no type and no role, is shown with its fields. They were shown as
+    # "Unknown None" or left out, with nothing in the log.
+    "no_type": (lines(entry(1), {k: v for k, v in entry(2, "assistant", message={"id": "m", "role": "assistant", "content": [
+        {"type": "text", "text": "an answer that lost its type"}]}).items() if k != "type"}), ":2: entry with no type: read as 'assistant'",
+        "an answer that lost its type"),
+    "no_message": (lines(entry(1), entry(2, "assistant"), {k: v for k, v in entry(3, toolUseResult="the output of a lost message").items() if k != "message"}),
+                   ":2: assistant entry has no message: shown with all its fields", "the output of a lost message"),
     "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
     "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
     # A block's field of the wrong type: that field goes, not the message's other blocks
@@ -1035,6 +1043,17 @@ def test_what_hooks_and_attachments_of_shapes_not_known_say_is_shown(tmp_path: P
                  "the first half, summed up", "write the plan"):  # fmt: skip
         assert said in text, said
     assert "x.sh" not in text  # a hook that ran and said nothing
+
+
+def test_a_hooks_output_given_as_its_content_and_its_stdout_is_shown_once(tmp_path: Path) -> None:
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Format the code"}},
+        {"type": "attachment", "attachment": {"type": "hook_success", "hookName": "PostToolUse:Edit", "command": "fmt.sh",
+            "content": "formatted 3 files\n", "stdout": "formatted 3 files", "stderr": "", "exitCode": 0}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, SESSION.format(92), entries)
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
+    assert text.count("formatted 3 files") == 1
 
 
 @pytest.mark.parametrize("before", ["long", "many"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -426,9 +427,9 @@ class Conversation:
     def _hook(self, line: int, entry: raw.AttachmentEntry) -> None:
         data = _payloads_out(entry.attachment)
         blocking = data.get("blockingError")  # why a hook stopped a tool, or Claude (a text, or {blockingError, command})
-        said = [_attachment_text(data), _as_text(data.get("message"))]
+        said = [*(_as_text(data.get(k)) for k in _TEXT_KEYS), _as_text(data.get("message"))]
         said.append(_as_text(blocking.get("blockingError") if isinstance(blocking, dict) else blocking))
-        text = "\n\n".join(part for part in said if part.strip() and part.strip() != "{}")
+        text = _joined(said)
         details = {k: _as_text(v) for k, v in data.items() if k not in _HOOK_FIELDS and v not in (None, "", [], {})}
         if isinstance(blocking, dict):
             details.update({f"blockingError.{k}": _as_text(v) for k, v in blocking.items() if k != "blockingError" and v not in (None, "", [], {})})
@@ -839,7 +840,18 @@ def _skills_text(skills: Any) -> str:
 
 
 def _attachment_text(data: dict[str, Any]) -> str:
-    return "\n\n".join(p for p in (_as_text(data.get(k)) for k in _TEXT_KEYS) if p.strip())
+    return _joined(_as_text(data.get(k)) for k in _TEXT_KEYS)
+
+
+def _joined(texts: Iterable[str]) -> str:
+    """Texts one after another, each once: a hook's output is often both its
+    ``content`` and its ``stdout``."""
+    kept: dict[str, str] = {}
+    for text in texts:
+        key = text.strip()
+        if key and key != "{}" and key not in kept:
+            kept[key] = text
+    return "\n\n".join(kept.values())
 
 
 _PLACE = frozenset({"uuid", "parent_uuid", "timestamp", "line", "anchor", "output"})

@@ -17,7 +17,7 @@ from ..report import FileReport, Level, Outcome
 from .encoding import open_utf8
 from .halves import HALF_ESCAPE, whole_characters
 from .jsonstrings import DECODER, loads
-from .raw import ENTRY, UNKNOWN, AnyEntry, UnknownEntry
+from .raw import ENTRY, UNKNOWN, AnyEntry, AssistantEntry, UnknownEntry, UserEntry
 from .types import ENTRY_TYPES
 
 if TYPE_CHECKING:
@@ -84,16 +84,20 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
     halves = HALF_ESCAPE.search(raw) is not None
     if not _may_nest_past(raw) and not halves:
         try:
-            return ENTRY.validate_json(raw)
+            entry = ENTRY.validate_json(raw)
         except ValidationError as error:
             errors = error.errors()
+        else:
+            if _whole(entry):
+                return entry
+            return _entry_of(loads(raw), number, report, halves)
         if errors[0]["type"] != "json_invalid":
             try:
                 data = loads(raw)
             except ValueError:  # read as the line that is not JSON below, with a message saying why
                 pass
             else:
-                return _repair(data, errors, number, report)
+                return _entry_of(data, number, report, halves)
     # Not valid JSON as it stands, or nested deep: find out, with a message a person can act on.
     try:
         text = raw.decode("utf-8")
@@ -153,11 +157,38 @@ def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEn
         data = whole_characters(data, found)
         if found[0]:
             report.problem(number, f"{found[0]} half character(s) of UTF-16 (a text cut inside an emoji) shown as \ufffd", Level.INFO)
+    data = _typed(data, number, report)
+    if isinstance(data, dict) and data.get("type") in ("user", "assistant") and not isinstance(data.get("message"), dict):
+        lack = "has no message" if data.get("message") is None else "has a message that is not an object"
+        report.problem(number, f"{data['type']} entry {lack}: shown with all its fields")
+        return _as_unknown(data, [])
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
         errors = error.errors()
     return _repair(data, errors, number, report)
+
+
+def _whole(entry: AnyEntry) -> bool:
+    """Whether an entry names its type, and a prompt or an answer has its message (see
+    ``_entry_of`` for those that do not)."""
+    if isinstance(entry, (UserEntry, AssistantEntry)):
+        return "message" in entry.model_fields_set
+    return not isinstance(entry, UnknownEntry) or isinstance(entry.type, str)
+
+
+def _typed(data: Any, number: int, report: FileReport) -> Any:
+    """An entry that names no type (the field lost, or not a string) is read as its
+    message's role says, as the user's or Claude's; else it is shown with its fields."""
+    if not isinstance(data, dict) or isinstance(data.get("type"), str):
+        return data
+    message = data.get("message")
+    role = message.get("role") if isinstance(message, dict) else None
+    if role in ("user", "assistant"):
+        report.problem(number, f"entry with no type: read as '{role}', as its message's role says")
+        return {**data, "type": role}
+    report.problem(number, "entry with no type: shown with all its fields")
+    return data
 
 
 # How many starts of an object a line that is not JSON is tried at, at most.
@@ -249,16 +280,22 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
         except ValidationError as again:
             errors = again.errors()
     else:
-        try:
-            entry = UNKNOWN.validate_python(data)
-        except ValidationError as again:  # a field that places it in the session is of another type
-            dropped += _dropped(data, again.errors())
-            entry = UNKNOWN.validate_python(data)
+        entry = _as_unknown(data, dropped)
     if dropped:
         report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
     elif isinstance(entry, UnknownEntry) and kind in ENTRY_TYPES:
         report.problem(number, f"{kind!s} entry: not of the shape expected; shown with all its fields")
     return entry
+
+
+def _as_unknown(data: dict[str, Any], dropped: list[str]) -> UnknownEntry:
+    """An entry shown with all its fields; but a field that places it in the session
+    and is of another type (added to ``dropped``)."""
+    try:
+        return UNKNOWN.validate_python(data)
+    except ValidationError as error:
+        dropped += _dropped(data, error.errors())
+    return UNKNOWN.validate_python(data)
 
 
 def _dropped(data: Any, errors: list[ErrorDetails]) -> list[str]:
