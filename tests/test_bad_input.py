@@ -67,6 +67,10 @@ CASES: dict[str, tuple[bytes, str, str]] = {
         "an answer that lost its type"),
     "no_message": (lines(entry(1), entry(2, "assistant"), {k: v for k, v in entry(3, toolUseResult="the output of a lost message").items() if k != "message"}),
                    ":2: assistant entry has no message: shown with all its fields", "the output of a lost message"),
+    # A line cut inside a string, in the middle of the file: named for what it is, not
+    # for the line end inside the string ("Invalid control character").
+    "cut_in_a_string": (lines(entry(1))[:-1] + b"\n" + json.dumps(entry(2)).encode()[:60] + b"\n" + lines(entry(3)),
+                        ":2: not valid JSON: Unterminated string", "prompt number 3"),
     "not_objects": (lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null"), ":2: is a JSON list", "prompt number 1"),
     "wrong_types": (lines(entry(1, timestamp=12, isSidechain="maybe"), entry(2, message="not a message")), ":1: user entry: ignored", "prompt number 1"),
     # A block's field of the wrong type: that field goes, not the message's other blocks

@@ -116,7 +116,9 @@ def _parse_line(raw: bytes, number: int, report: FileReport) -> AnyEntry | list[
             # a string, which JSON does not allow: the line is whole and read as it is.
             try:
                 data = _LENIENT.decode(text.replace("\x00", "\ufffd"))
-            except (json.JSONDecodeError, RecursionError):
+            except json.JSONDecodeError as other:
+                error = other  # what else is wrong with it (a line cut inside a string: its line end)
+            except RecursionError:
                 pass
             else:
                 report.problem(number, f"control characters inside a string (character {error.pos + 1}), which JSON does not allow: read as they are, a NUL as \ufffd")
