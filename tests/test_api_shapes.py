@@ -77,3 +77,13 @@ def test_the_sources_of_an_answer_in_parts_follow_the_whole_answer_once(tmp_path
     page = done.pages[0].markdown
     assert page.count("Sources:") == 1 and page.count("https://example.org/a") == 1
     assert page.index("the end.") < page.index("Sources:") < page.index("[A](https://example.org/a)") < page.index("[B](https://example.org/b)")
+
+
+def test_an_edit_of_every_occurrence_says_so_with_its_diff_or_with_the_patch_recorded(tmp_path: Path) -> None:
+    edit = {"type": "tool_use", "id": "toolu_e", "name": "Edit",
+            "input": {"file_path": "/p/app.py", "old_string": "colour", "new_string": "color", "replace_all": True}}  # fmt: skip
+    patch = {"filePath": "/p/app.py", "structuredPatch": [{"oldStart": 3, "oldLines": 1, "newStart": 3, "newLines": 1, "lines": ["-colour = 1", "+color = 1"]}]}
+    result = entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_e", "content": "updated"}]}, toolUseResult=patch)
+    for n, items in ((84, (entry(1), answer(2, edit))), (85, (entry(1), answer(2, edit), result))):
+        page = converted(tmp_path, n, *items).pages[0].markdown
+        assert "every occurrence replaced" in page, n

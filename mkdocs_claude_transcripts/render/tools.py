@@ -261,12 +261,13 @@ class EditView(ToolView):
     def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
         result = call.result
         patch = result.output if result and isinstance(result.output, m.PatchOutput) else None
+        edits = args.edits if isinstance(args, m.MultiEditInput) else [args]
         if patch is not None and patch.hunks:
             text = "\n".join(
                 f"@@ -{h.old_start},{h.old_lines} +{h.new_start},{h.new_lines} @@\n" + "\n".join(h.lines) for h in patch.hunks
             )
-            return ctx.output(text, "diff", fold=2)
-        edits = args.edits if isinstance(args, m.MultiEditInput) else [args]
+            every = any(edit.replace_all for edit in edits)
+            return ctx.output(text, "diff", fold=2) + ([""] + _status("every occurrence replaced") if every else [])
         lines: list[str] = []
         for edit in edits:
             lines += ctx.output(diff(edit.old_string, edit.new_string), "diff", fold=2) + [""]
