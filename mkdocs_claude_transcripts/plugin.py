@@ -89,12 +89,14 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._compiling: multiprocessing.process.BaseProcess | None = None  # the theme's templates, meanwhile
         self._converter: parallel.Converter | None = None  # started with MkDocs, for the first build
         self._code: str | None = None  # outputs.code_digest, of this build
+        self._serving = False  # under ``mkdocs serve``, which shows draft_docs
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The content model loaded in a process of its own while MkDocs starts (see
         # parallel.py), unless the sessions' files are as the last build left them.
         # Under ``mkdocs serve``, for the first build: the next ones run beside the
         # server's threads, where no process is forked.
+        self._serving = command == "serve"
         if not self.config.enabled or self._workers < 2:
             return
         if not (self.config.cache and sources_unchanged(self._cache_folder(self.config.config_file_path))):
@@ -193,12 +195,17 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.by_source.clear()
         self.started.clear()
         # Transcripts are read wherever they are, hidden folders (.claude/) included,
-        # unless the user's own exclude_docs leaves them out.
+        # unless the user's own exclude_docs leaves them out, or draft_docs (but under
+        # ``mkdocs serve``, which shows drafts).
         excluded = config.exclude_docs
+        drafts = None if self._serving else config.draft_docs
         on_disk = [
             SourceFile(f.src_uri, f.abs_src_path)
             for f in files
-            if f.abs_src_path and not f.generated_by and not (excluded and excluded.match_file(f.src_uri))
+            if f.abs_src_path
+            and not f.generated_by
+            and not (excluded and excluded.match_file(f.src_uri))
+            and not (drafts and drafts.match_file(f.src_uri))
         ]
         found = discover(on_disk)
         self._sources = {source.src_uri: source for source in found.sessions}
@@ -269,9 +276,16 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         if stored.redactions:
             kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(stored.redactions.items()))
             log.info(f"{source.src_uri}: redacted {kinds}")
+        # What draft_docs and not_in_nav say of the session's file, or of a subagent's,
+        # holds for their pages.
+        own = _inclusion(files, source.src_uri)
+        agents = {layout.agent_name(agent.agent_id): _inclusion(files, agent.src_uri) for agent in source.agents}
         for page in stored.pages:
             # Later parts of a long conversation are reached from its first part, not the nav.
-            inclusion = InclusionLevel.NOT_IN_NAV if page.part > 1 else InclusionLevel.UNDEFINED
+            levels = [own, agents.get(page.agent_id or "", InclusionLevel.UNDEFINED)]
+            if page.part > 1:
+                levels.append(InclusionLevel.NOT_IN_NAV)
+            inclusion = min(levels, key=_LEVELS.index)
             self._add(files, config, File.generated(config, page.src_uri, abs_src_path=page.path, inclusion=inclusion))
             self.pages.ours.add(page.src_uri)
             if page.digest:
@@ -551,6 +565,19 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             log.warning(f"{file.src_uri}: a file of docs_dir is already there; the generated one is not added")
             return
         files.append(file)
+
+
+# The inclusion levels a transcript's pages take from its file, the strongest first.
+_LEVELS = [InclusionLevel.DRAFT, InclusionLevel.NOT_IN_NAV, InclusionLevel.UNDEFINED]
+
+
+def _inclusion(files: Files, src_uri: str) -> InclusionLevel:
+    """What MkDocs' ``draft_docs`` and ``not_in_nav`` make of a transcript's file, for
+    its pages (``exclude_docs`` keeps the file from being read at all)."""
+    file = files.get_file_from_path(src_uri)
+    if file is None or file.inclusion not in _LEVELS:
+        return InclusionLevel.UNDEFINED
+    return file.inclusion
 
 
 def _entry_of(entry: NavEntry, page: str) -> NavEntry | None:

@@ -286,3 +286,23 @@ def test_a_session_named_as_a_file_the_site_writes_is_placed_beside_it(tmp_path:
     for folder in ("x/session.json-session", "x/part-2-session", "sitemap.xml-session", "assets/images/favicon.png-session", "404.html-session"):
         assert "Fix metric units" in soup(site / folder / "index.html").select_one("article").get_text(), folder
     assert (site / "sitemap.xml").is_file() and (site / "404.html").is_file()
+
+
+def test_draft_docs_naming_a_transcript_keep_its_session_out_of_a_build(tmp_path: Path) -> None:
+    """As for any page of the site: its pages, its export, its row in the index and its
+    search entries are not published (``mkdocs serve`` shows drafts)."""
+    site = build(site_with_examples(tmp_path, f"draft_docs: |\n  sessions/{S2}.jsonl\n"))
+    assert not (site / "sessions" / S2).exists()
+    assert S2 not in (site / "sessions" / "index.html").read_text(encoding="utf-8")
+    assert S2 not in (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert (site / "sessions" / S1 / "index.html").is_file()
+
+
+def test_not_in_nav_naming_a_transcript_or_a_subagent_keeps_its_pages_out_of_the_nav(tmp_path: Path) -> None:
+    config = f"not_in_nav: |\n  sessions/{S2}.jsonl\n  sessions/{S1}/subagents/agent-a41c7e2.jsonl\n"
+    site = build(site_with_examples(tmp_path, config))
+    links = [a["href"] for a in soup(site / "index.html").select("nav.md-nav--primary a[href]")]
+    assert f"sessions/{S1}/" in links
+    assert not any(S2 in href or "agent-a41c7e2" in href for href in links), links
+    assert (site / "sessions" / S2 / "index.html").is_file()  # published, as not_in_nav pages are
+    assert (site / "sessions" / S1 / "agent-a41c7e2" / "index.html").is_file()
