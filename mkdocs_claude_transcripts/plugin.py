@@ -557,7 +557,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def _workers(self) -> int:
         return self.config.jobs or workers.cores()
 
-    on_nav = CombinedEvent(on_nav, _render_ahead)
+    # After the plugins that make the nav of the folders as MkDocs does (awesome-pages,
+    # at 0, which finds a folder by its pages), before Material's blog (-50).
+    on_nav = CombinedEvent(event_priority(-10)(on_nav), _render_ahead)
 
     def _add(self, files: Files, config: MkDocsConfig, file: File) -> None:
         existing = files.get_file_from_path(file.src_uri)

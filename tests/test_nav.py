@@ -8,11 +8,12 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 
 from mkdocs_claude_transcripts.cli import main
 
-from .conftest import build, make_site
+from .conftest import ROOT, build, copy_tree, make_site
 
 
 def session_id(number: int) -> str:
@@ -245,3 +246,27 @@ def test_agents_started_hundreds_deep_are_listed_under_the_tenth(tmp_path: Path)
     assert [label for label in labels(nav) if label in levels] == levels[:10] + levels[260:]
     assert "Subagents 251–290" in labels(nav)
     assert max(len(ul.find_parents("ul")) for ul in nav.select("ul")) < 15
+
+
+def test_sessions_take_their_place_in_a_nav_awesome_pages_makes_after_this_plugin(tmp_path: Path) -> None:
+    """awesome-pages finds a folder of the nav by the folder of its pages: it sees the
+    nav as MkDocs makes it, whichever of the two is listed first."""
+    pytest.importorskip("mkdocs_awesome_pages_plugin")
+    root = make_site(tmp_path, "  - awesome-pages\n")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "sessions")
+    (root / "docs" / ".pages").write_text("nav:\n  - index.md\n  - sessions\n")
+    (root / "docs" / "sessions" / ".pages").write_text("title: Agent sessions\n")
+    # and a session of no subagent: a page of its own in the nav, not a section
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Rename the helper"}},
+        {"type": "assistant", "message": {"role": "assistant", "model": "claude-opus-4-6", "content": [{"type": "text", "text": "Done."}]}},
+    ]
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId="5a1e0000-0000-4000-8000-000000000001",
+                     timestamp=f"2025-05-05T10:00:0{number}.000Z", parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None)  # fmt: skip
+    (root / "docs" / "sessions" / "5a1e0000-0000-4000-8000-000000000001.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    site = build(root)  # strict
+    nav = " ".join(BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").select_one("nav.md-nav--primary").get_text(" ").split())
+    assert "Agent sessions" in nav
+    assert "Fix metric units in the forecast command" in nav
+    assert "Rename the helper" in nav
