@@ -184,7 +184,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         base = os.path.dirname(config_file_path or "") or os.getcwd()
         return os.path.realpath(os.path.join(base, os.path.expanduser(self.config.cache_dir)))
 
-    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+    def _files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
         # Once every plugin and hook has set the configuration up (some come after this one).
@@ -234,13 +234,20 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._add_index(files, config)
         self._prune_nav(config, totals["sessions"] + totals["subagents"])
         files.append(File.generated(config, STYLESHEET, content=stylesheet()))
-        if config.nav is not None:
-            config.nav = nav.rewrite_config(config.nav, self.by_source, self.config.nav_group_size)
         log.info(
             f"{totals['sessions']} sessions and {totals['subagents']} subagents published; "
             f"{totals['problems']} problems reported; {totals['redacted']} values redacted"
         )
         return SiteFiles(files, {src_uri: entry.page for src_uri, entry in self.by_source.items()})
+
+    @event_priority(-110)  # after the plugins that write config.nav as they see files (literate-nav, at -100)
+    def _rewrite_nav(self, files: Files, config: MkDocsConfig) -> Files | None:
+        """The transcripts listed in an explicit nav, their sessions' pages instead."""
+        if self.config.enabled and config.nav is not None:
+            config.nav = nav.rewrite_config(config.nav, self.by_source, self.config.nav_group_size)
+        return files
+
+    on_files = CombinedEvent(_files, _rewrite_nav)
 
     def _convert_ahead(self, sources: list[SessionSource], config: MkDocsConfig) -> list[str]:
         """Convert the sessions the cache lacks on every core (see parallel.py); the

@@ -270,3 +270,21 @@ def test_sessions_take_their_place_in_a_nav_awesome_pages_makes_after_this_plugi
     assert "Agent sessions" in nav
     assert "Fix metric units in the forecast command" in nav
     assert "Rename the helper" in nav
+
+
+def test_a_literate_nav_lists_transcripts_by_path(tmp_path: Path) -> None:
+    """As an explicit nav in mkdocs.yml does: literate-nav writes the nav from SUMMARY.md
+    once the files are known, after this plugin has seen them."""
+    pytest.importorskip("mkdocs_literate_nav")
+    s1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
+    root = make_site(tmp_path, "  - literate-nav\nexclude_docs: SUMMARY.md\n")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "sessions")
+    (root / "docs" / "SUMMARY.md").write_text(
+        f"* [Home](index.md)\n* Sessions\n    * [Units](sessions/{s1}.jsonl)\n    * [Old agent](sessions/agent-b7e20f1.jsonl)\n"
+    )
+    site = build(root)  # strict
+    links = {a.get_text(" ", strip=True): a["href"] for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser").select("nav.md-nav--primary a[href]")}
+    assert links["Old agent"] == "sessions/d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86/agent-b7e20f1/"
+    assert f"sessions/{s1}/" in links.values()
+    assert f"sessions/{s1}/agent-a41c7e2/" in links.values()  # under its session
+    assert not any(href.endswith(".jsonl") for href in links.values()), links
