@@ -87,3 +87,13 @@ def test_an_edit_of_every_occurrence_says_so_with_its_diff_or_with_the_patch_rec
     for n, items in ((84, (entry(1), answer(2, edit))), (85, (entry(1), answer(2, edit), result))):
         page = converted(tmp_path, n, *items).pages[0].markdown
         assert "every occurrence replaced" in page, n
+
+
+def test_the_task_list_a_reminder_gives_the_model_is_a_checklist(tmp_path: Path) -> None:
+    todos = {"type": "todo_reminder", "itemCount": 2, "content": [
+        {"content": "Write the parser", "status": "completed", "activeForm": "Writing the parser"},
+        {"content": "Test it", "status": "in_progress", "activeForm": "Testing it"}]}  # fmt: skip
+    tasks = {"type": "task_reminder", "itemCount": 1, "content": [{"id": "1", "subject": "Ship the release", "status": "blocked"}]}
+    page = converted(tmp_path, 86, entry(1), entry(2, "attachment", attachment=todos), entry(3, "attachment", attachment=tasks)).pages[0].markdown
+    assert "☑ Write the parser" in page and "◐ Test it" in page and "☐ Ship the release (blocked)" in page
+    assert "activeForm" not in page

@@ -444,7 +444,9 @@ class Conversation:
 
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
-        text = "\n\n".join(p for p in (_attachment_text(entry.attachment), _skills_text(entry.attachment.get("skills"))) if p.strip())
+        data = entry.attachment
+        said = _checklist(data.get("content")) or _attachment_text(data)
+        text = "\n\n".join(p for p in (said, _skills_text(data.get("skills"))) if p.strip())
         if not text.strip():
             self.report.mark(line, Outcome.METADATA)
             return
@@ -822,6 +824,21 @@ def _citations(citations: Any) -> list[str]:
         words = cited.get("cited_text") if isinstance(cited.get("cited_text"), str) else ""
         items.append("- " + ": ".join(p for p in (where, f"\u201c{words}\u201d" if words else "") if p))
     return items
+
+
+def _checklist(items: Any) -> str:
+    """The list of tasks a reminder gives the model (``todo_reminder``: TodoWrite's
+    todos; ``task_reminder``: the task list's tasks), as a checklist; "" for other content."""
+    if not isinstance(items, list) or not items or not all(isinstance(i, dict) and isinstance(i.get("status", ""), str) for i in items):
+        return ""
+    lines = []
+    for item in items:
+        text = _first_text(item, "content", "subject", "description")
+        if not text:
+            return ""
+        status = item.get("status") or "pending"
+        lines.append(f"- {m.TASK_MARKS.get(status, '☐')} {text}" + ("" if status in m.TASK_MARKS else f" ({status})"))
+    return "\n".join(lines)
 
 
 def _skills_text(skills: Any) -> str:

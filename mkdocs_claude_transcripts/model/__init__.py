@@ -42,6 +42,7 @@ from .messages import (
 from .session import Agent, Session, anchors_of, by_starter, map_strings, walk
 from .tools import (
     INPUTS,
+    TASK_MARKS,
     AgentOutput,
     AnswerOutput,
     AnyOutput,
@@ -87,6 +88,7 @@ from .tools import (
 
 __all__ = [
     "INPUTS",
+    "TASK_MARKS",
     "Agent",
     "anchors_of",
     "by_starter",

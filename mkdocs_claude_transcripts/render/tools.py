@@ -378,8 +378,7 @@ class WorkflowView(ToolView):
         return lines
 
 
-# A task's status as a checklist's mark (TodoWrite, TaskCreate and TaskUpdate).
-_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+_MARKS = m.TASK_MARKS
 
 
 class TodoView(ToolView):
