@@ -15,7 +15,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs_claude_transcripts.cache import Cache
 
 from . import adversarial
-from .conftest import ROOT, build, copy_images_transcript, copy_tree, make_site
+from .conftest import ROOT, build, built_pages, copy_images_transcript, copy_tree, make_site
 
 # A site with the extensions real Material sites turn on, snippets included: a
 # transcript's --8<-- line must not include a file (check_paths fails the build).
@@ -343,3 +343,26 @@ def test_math_in_a_transcript_reaches_arithmatex_as_on_a_page_of_the_site(tmp_pa
     assert found == [str(element) for element in theirs.select(".arithmatex")]
     assert not ours.find_all("img") and not ours.select("[onclick]")
     assert "a literal &#123;." in ours.get_text() and "{onclick=alert(1)} after" in ours.get_text()
+
+
+def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_path: Path) -> None:
+    """A system entry's subtype and an attachment's type title their notes: one that is
+    not a kind's words (``api_error``) keeps its letters, so that a secret written in
+    it (``sk_live_...``, ``aws_secret_access_key=...``) is found by its shape, on the
+    page and in session.json (its underscores turned into spaces hid it)."""
+    stripe, aws = "sk_live_51HdT7kP9qR2sAbCdEfGh", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEZ"
+    session = "c0c0c0c0-0000-4000-8000-00000000000d"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Go."}},
+        {"type": "system", "subtype": stripe, "content": "x"},
+        {"type": "system", "subtype": "aws_secret_access_key=" + aws, "content": "x"},
+        {"type": "attachment", "attachment": {"type": "stripe " + stripe, "content": "y"}},
+        {"type": "system", "subtype": "brand_new_note", "content": "z"},
+    ]
+    pages = built_pages(tmp_path, session, entries)
+    site = tmp_path / "site"
+    everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in site.rglob("*") if p.is_file())
+    assert "51HdT7kP9qR2s" not in everything and "wJalrXUtnFEMI" not in everything
+    assert "[REDACTED:stripe-key]" in everything and "[REDACTED:aws-secret-key]" in everything
+    page = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").find("article").get_text()
+    assert "Brand new note" in page  # a kind's words are still a title

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -14,10 +15,17 @@ from .tools import AnyOutput
 
 def kind_title(kind: str) -> str:
     """A kind of thing (a system entry's subtype, an attachment's type) as the title of
-    its block: its words, the first capitalized, the others as written (lower-casing
-    them would hide a secret written in them from the redaction that follows)."""
+    its block: its words, the first capitalized (``api_error``: "Api error"). A kind
+    that is not words of letters joined by ``_`` is kept as written: the redaction
+    that follows finds a secret by its letters (``sk_live_...``,
+    ``aws_secret_access_key=...``), which spaces or a capital would hide from it."""
+    if not _KIND_WORDS.fullmatch(kind):
+        return kind
     words = kind.replace("_", " ")
     return words[:1].upper() + words[1:]
+
+
+_KIND_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)*")
 
 
 class Node(BaseModel):
