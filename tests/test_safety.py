@@ -366,3 +366,24 @@ def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_p
     assert "[REDACTED:stripe-key]" in everything and "[REDACTED:aws-secret-key]" in everything
     page = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").find("article").get_text()
     assert "Brand new note" in page  # a kind's words are still a title
+
+
+def test_a_media_type_that_is_not_one_is_redacted_where_it_is_shown(tmp_path: Path) -> None:
+    """An image's or a document's media type names its kind (``image/png``), and is
+    left as it is; a text that is not a media type in its place is shown ("could not
+    be decoded", a document's kind and size) and goes through redaction as any text."""
+    token, home = "ghp_" + "Lk3Jh5Gf7Ds9Aq1Wz2Xc4Vb6Nm8Pl0OkIjUh", "/home/zorblatt/"
+    session = "c0c0c0c0-0000-4000-8000-00000000000e"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "Look."},
+            {"type": "image", "source": {"type": "base64", "media_type": f"image/png {token} {home}", "data": "iVBORw0KGgo="}}]}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/srv/a.pdf"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [
+            {"type": "document", "title": "a.pdf", "source": {"type": "base64", "media_type": f"application/pdf {token}", "data": "JVBERi0x"}}]}]}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, session, entries)
+    everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert token[4:20] not in everything and "zorblatt" not in everything
+    text = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").find("article").get_text()
+    assert "image/png [REDACTED:github-token] ~/" in text and "application/pdf [REDACTED:github-token]" in text

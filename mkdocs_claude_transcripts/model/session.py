@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +21,11 @@ from .tools import Hunk
 _IDENTIFIERS = frozenset(
     {"kind", "anchor", "id", "uuid", "parent_uuid", "parent", "tool_use_id", "response_id", "agent_id", "agents", "source", "media_type"}
 )
+
+
+# A media type as Claude Code writes it (``image/png``): an identifier. Anything else
+# given as one is text, which is shown ("could not be decoded", a document's kind).
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}")
 
 
 def map_strings(
@@ -66,7 +72,7 @@ class _Mapping:
         # Straight into the model's fields: the values are strings already checked.
         for fields, identifiers, by_name in ((node.__dict__, _IDENTIFIERS, None), (node.__pydantic_extra__ or {}, frozenset(), self.named)):
             for name, value in fields.items():
-                if name in identifiers:
+                if name in identifiers and not (name == "media_type" and isinstance(value, str) and not _MEDIA_TYPE.fullmatch(value)):
                     for item in value if isinstance(value, list) else ():  # ids of agents, or a session's agents
                         if isinstance(item, BaseModel):
                             self.node(item)
