@@ -273,8 +273,9 @@ def secret_name(name: str) -> bool:
 # (/c/Users/x/, /mnt/c/Users/x/, /cygdrive/c/Users/x/, C:/Users/x/), drive and all; a
 # user's name in any alphabet.
 _HOME = re.compile(
-    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/cygdrive/[A-Za-z]|/[A-Za-z])(?=/Users/))?/(?:Users|home)/(?P<user>[\w.-]+)(?P<rest>[/\\]|\b)"
-)
+    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/cygdrive/[A-Za-z]|/[A-Za-z])(?=/Users/)|(?:\.\./)*\.\.(?=/(?:Users|home)/))?"
+    r"/(?:Users|home)/(?P<user>[\w.-]+)(?P<rest>[/\\]|\b)"
+)  # (after a relative path's climb to the root too: ../../home/x/, as a tool prints a path from its folder)
 # Windows' own (C:\Users\x\, c:\users\x\, in JSON C:\\Users\\x\\; a name of two
 # words before a backslash), and WSL's home folders as Windows reaches them
 # (\\wsl.localhost\Ubuntu\home\x\).
@@ -285,13 +286,14 @@ _WINDOWS_HOME = re.compile(
 _IN_A_PATH = re.compile(r"[\w.~/\\-]")  # a character of a path's name, before a home folder's
 _WORD_BEFORE = re.compile(r"[^\s'\"`()<>\[\]{},;:=|]*\Z")
 _FLAG = re.compile(r"-{1,2}[A-Za-z][A-Za-z0-9_-]*")  # -I/home/x/include
+_COLOUR_BEFORE = re.compile(r"(?:\x1b|\\u001b|\\033|\\x1b|\\e)\[[0-9;]*m\Z")  # a terminal's colour code, as written or escaped
 
 
 def _home(match: re.Match[str]) -> str:
     """``~`` for a home folder where a path starts (after a flag, or a URL's scheme,
     too); a folder of that name inside another path (/srv/home/x/) is left alone."""
     start = match.start()
-    before = match.string[max(0, start - 128) : start]
+    before = _COLOUR_BEFORE.sub("", match.string[max(0, start - 128) : start])
     if before and _IN_A_PATH.match(before[-1]) and not before.endswith(("://", ":///")):
         word = _WORD_BEFORE.search(before)
         if not (word and _FLAG.fullmatch(word.group())):

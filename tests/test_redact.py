@@ -249,6 +249,9 @@ def test_home_folders_are_shortened() -> None:
         ("cc -I/home/alice/include -L/Users/bob/lib", "cc -I~/include -L~/lib"),
         ("PATH=/usr/bin:/home/alice/bin (see /Users/bob/a.md) `/home/carol`", "PATH=/usr/bin:~/bin (see ~/a.md) `~`"),
         ("file:///Users/alice/a.txt", "file://~/a.txt"),
+        ("\x1b[2m../../home/alice/app/docs and (../Users/bob/a.md)", "\x1b[2m~/app/docs and (~/a.md)"),  # a relative path to the root
+        ("\x1b[31m/home/alice/x \\u001b[2m/Users/bob/y", "\x1b[31m~/x \\u001b[2m~/y"),  # after a terminal's colour code
+        ("x/../home/carol/y", None),  # inside another path
         ("/srv/home/alice/x, /mnt/data/home/bob, x/c/Users/carol/y, https://host/home/dan/", None),  # inside other paths
     ],
 )
