@@ -387,3 +387,29 @@ def test_a_media_type_that_is_not_one_is_redacted_where_it_is_shown(tmp_path: Pa
     assert token[4:20] not in everything and "zorblatt" not in everything
     text = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").find("article").get_text()
     assert "image/png [REDACTED:github-token] ~/" in text and "application/pdf [REDACTED:github-token]" in text
+
+
+def test_the_log_quotes_no_secret_from_a_value_it_could_not_read(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A problem's message quotes the value it could not read (a time, an image's
+    type, an id): a secret there is redacted in the log as on the pages."""
+    token = "ghp_" + "Lk3Jh5Gf7Ds9Aq1Wz2Xc4Vb6Nm8Pl0OkIjUh"
+    root = make_site(tmp_path)
+    session = "c0c0c0c0-0000-4000-8000-00000000000f"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Go."}, "timestamp": token},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": token, "data": "not base64!"}}]}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "d", "prompt": "p"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": f"agentId: {token}"}]},
+         "toolUseResult": {"agentId": token}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.setdefault("timestamp", f"2025-05-05T10:00:0{number}.000Z")
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session)
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    with caplog.at_level(logging.DEBUG, logger="mkdocs"):
+        build(root, strict=False)
+    log = "\n".join(r.getMessage() for r in caplog.records)
+    assert "is not a date and time" in log and "is not valid base64" in log
+    assert token[4:20] not in log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from .. import model as m
@@ -128,6 +128,11 @@ def build_session(
     if redactor is not None:
         m.map_strings(session, redactor.text, redactor.field, redactor.diff)
         result.redactions = redactor.take_counts()
+        # The log quotes what it could not read (a time, an image's type, an id): not
+        # a secret in it. (Not counted: the counts say what the pages hold.)
+        for report_ in result.reports:
+            report_.problems = [replace(problem, message=redactor.text(problem.message)) for problem in report_.problems]
+        redactor.take_counts()
     return result
 
 
