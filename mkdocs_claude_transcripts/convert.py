@@ -58,6 +58,8 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     # The agent files that came along with a file given alone belong to it, or to nothing here.
     alone = {str(Path(p)) for p in request.paths if Path(p).is_file()}
     found.sessions = [s for s in found.sessions if s.orphan_agent is None or not alone or s.path in alone or _in_folder(s.path, request.paths)]
+    for empty in found.empty:
+        print(f"info: {empty.src_uri}: is empty; there is no session to show", file=stderr)
     for stranger in found.strangers:
         print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
     for unreadable in found.unreadable:

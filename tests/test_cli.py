@@ -129,6 +129,9 @@ def test_errors_go_to_stderr_with_a_non_zero_status(tmp_path: Path, capsys) -> N
     (tmp_path / "notes.jsonl").write_text('{"a": 1}\n')
     status, _, err = convert(str(tmp_path / "notes.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
     assert status == 1 and "no Claude Code session" in err
+    (tmp_path / "0d1e2f3a-0000-4000-8000-000000000000.jsonl").write_text("")  # a session just started
+    status, _, err = convert(str(tmp_path / "0d1e2f3a-0000-4000-8000-000000000000.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 1 and "0d1e2f3a-0000-4000-8000-000000000000.jsonl: is empty" in err
     status, _, err = convert(str(EXAMPLE), capsys=capsys)
     assert status == 2 and "-o FOLDER" in err
     status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / "x"), "--max-chars", "100", capsys=capsys)
