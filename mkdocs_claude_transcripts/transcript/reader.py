@@ -163,7 +163,11 @@ def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEn
     if isinstance(data, dict) and data.get("type") in ("user", "assistant") and not isinstance(data.get("message"), dict):
         lack = "has no message" if data.get("message") is None else "has a message that is not an object"
         report.problem(number, f"{data['type']} entry {lack}: shown with all its fields")
-        return _as_unknown(data, [])
+        dropped: list[str] = []
+        entry = _as_unknown(data, dropped)
+        if dropped:
+            report.problem(number, f"{data['type']} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
+        return entry
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
