@@ -277,10 +277,22 @@ class Cache:
             "row": converted.row.to_json(),
         }
         (work / "session.json").write_text(json.dumps(data), encoding="utf-8")
-        shutil.rmtree(final, ignore_errors=True)
-        os.replace(work, final)
-        self._used.add(final)
-        return _session_from_json(data, final)
+        # Another build sharing the cache may have stored it meanwhile (the same, by its
+        # key), and be reading its pages: its folder is kept. One that is damaged is
+        # replaced.
+        stored = self.load_session(key)
+        if stored is None:
+            shutil.rmtree(final, ignore_errors=True)
+            try:
+                os.replace(work, final)
+            except OSError:  # stored by another build between the two
+                if (stored := self.load_session(key)) is None:
+                    raise
+            else:
+                self._used.add(final)
+                return _session_from_json(data, final)
+        shutil.rmtree(work, ignore_errors=True)
+        return stored
 
     def convert(self, source: SessionSource, key: str, options: RenderOptions, redactor: Redactor) -> StoredSession:
         """Convert a session into the cache under ``key``, with the memo of its last

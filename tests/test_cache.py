@@ -23,6 +23,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.structure.pages import Page
 
 from mkdocs_claude_transcripts import cache as cache_module
+from mkdocs_claude_transcripts.cache import Cache
 from mkdocs_claude_transcripts import outputs, parallel
 from mkdocs_claude_transcripts.pages import Pages
 from mkdocs_claude_transcripts.redact import Redactor
@@ -956,3 +957,30 @@ def test_the_anchors_of_html_are_the_ids_of_its_tags_and_the_names_of_its_links(
 
     html = '<p>&lt;div id="in-text"&gt; name="x"</p><div id=\'kept\' data-id="data"><a class="c" name="link"></a><span name="span"></span></div>'
     assert _anchors(html) == {"kept", "link"}
+
+
+def test_a_session_another_build_stored_meanwhile_is_taken_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two builds at once sharing a cache (``mkdocs serve`` running while ``mkdocs
+    build`` is run) both convert a session the cache lacked as they started: the one
+    that stores it second does not remove the files the first publishes, which that
+    build reads its pages from (it stopped on a file gone)."""
+    from mkdocs_claude_transcripts.pipeline import RenderOptions, SourceFile, discover
+
+    path = ROOT / "example_site" / "docs" / "transcripts" / f"{S1}.jsonl"
+    (source,) = [s for s in discover([SourceFile(f"t/{S1}.jsonl", str(path))]).sessions]
+    first, second = Cache(tmp_path, "settings"), Cache(tmp_path, "settings")
+    key = first.session_key(source)
+    assert second.session_key(source) == key and not second.has_session(key)  # as both builds started
+    published = first.convert(source, key, RenderOptions(), Redactor())
+    pages = [page.path for page in published.pages]
+    replace = os.replace
+
+    def checking(src: str, dst: str) -> None:
+        assert all(os.path.exists(page) for page in pages), "the first build's pages were removed"
+        replace(src, dst)
+
+    monkeypatch.setattr(cache_module.os, "replace", checking)
+    stored = second.convert(source, key, RenderOptions(), Redactor())
+    assert [page.path for page in stored.pages] == pages
+    assert all(os.path.exists(page) for page in pages)
+    assert not [p for p in (tmp_path / "sessions").iterdir() if p.name.startswith(".tmp-")]  # its own work, dropped
