@@ -178,6 +178,18 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             other = os.path.realpath(other)
             if folder == other or folder.startswith(other + os.sep):
                 raise PluginError(f"claude-transcripts: cache_dir '{self.config.cache_dir}' is inside {name}; choose a folder outside it")
+        # A folder the build cannot write in (read-only, a file in its way) would stop
+        # it halfway, on whichever entry came first.
+        try:
+            os.makedirs(folder, exist_ok=True)
+            handle, probe = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+            os.close(handle)
+            os.unlink(probe)
+        except OSError as error:
+            raise PluginError(
+                f"claude-transcripts: cache_dir '{self.config.cache_dir}' cannot be written in ({error.strerror or error}); "
+                "choose a folder you may write in, or set 'cache: false'"
+            ) from None
         return folder
 
     def _cache_folder(self, config_file_path: str | None) -> str:

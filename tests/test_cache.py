@@ -321,6 +321,17 @@ def test_the_cache_may_not_be_in_docs_dir_or_site_dir(site_root: Path, caplog: p
     assert not (site_root / folder).exists()
 
 
+@pytest.mark.parametrize("folder", ["a-file", "a-file/cache"])
+def test_a_cache_dir_that_cannot_be_written_in_stops_the_build_with_its_name(site_root: Path, caplog: pytest.LogCaptureFixture, folder: str) -> None:
+    """Not halfway through the build, with a traceback from whichever entry of the
+    cache came first (a read-only folder does the same; not testable as root)."""
+    (site_root / "a-file").write_text("not a folder")
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", f"- claude-transcripts:\n      cache_dir: {folder}"))
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_root)
+    assert any(f"cache_dir '{folder}' cannot be written in" in r.getMessage() for r in caplog.records)
+
+
 def test_a_cache_dir_in_the_home_folder_is_found_there(site_root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache_dir: ~/.cache/ct"))
