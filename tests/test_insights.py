@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from mkdocs_claude_transcripts.build import build_session
 from mkdocs_claude_transcripts.insights.categories import category, targets, verifies
 from mkdocs_claude_transcripts.insights.events import events_of
-from mkdocs_claude_transcripts.insights.export import schema
+from mkdocs_claude_transcripts.insights.export import export, schema
 from mkdocs_claude_transcripts.insights.stats import figures_of
 from mkdocs_claude_transcripts.pipeline import discover
 
@@ -242,3 +242,12 @@ def test_secrets_are_redacted_in_session_json(tmp_path: Path) -> None:
     text = (site / "s1" / "session.json").read_text()
     assert secret not in text and "[REDACTED:github-token]" in text
     assert "/home/ann" not in text
+
+
+def test_a_slash_command_is_exported_as_typed() -> None:
+    session = built("slash_commands")
+    texts = [e.text for e in events_of(session.messages, session.cwd) if e.type == "user" and e.text and e.text.startswith("/")]
+    assert texts and not any(t.startswith("//") for t in texts)
+    exported = export(session, figures_of(session))
+    contents = [m.content for m in exported.messages if m.kind == "slash_command"]
+    assert contents and all(c.startswith("/") and not c.startswith("//") for c in contents)

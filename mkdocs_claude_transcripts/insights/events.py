@@ -91,7 +91,7 @@ def _events(message: m.AnyMessage, cwd: str | None) -> list[Event]:
         case m.TeammateMessage():
             return [Event(seq=0, ts=ts, type="user", text=message.text, warnings=[f"from {message.sender}"])]
         case m.SlashCommand():
-            return [Event(seq=0, ts=ts, type="user", text=f"/{message.name} {message.args}".rstrip())]
+            return [Event(seq=0, ts=ts, type="user", text=f"{message.name} {message.args}".rstrip())]
         case m.ShellCommand():
             return [Event(seq=0, ts=ts, type="user", text=f"! {message.command}")]
         case m.AssistantText():

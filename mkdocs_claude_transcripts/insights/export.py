@@ -217,7 +217,7 @@ def _result(made: Any, result: m.ToolResult, tool_use_id: str) -> TranscriptMess
 
 def _user_text(message: m.AnyMessage) -> str:
     if isinstance(message, m.SlashCommand):
-        return "\n\n".join(part for part in (f"/{message.name} {message.args}".rstrip(), message.text, message.stdout, message.stderr) if part)
+        return "\n\n".join(part for part in (f"{message.name} {message.args}".rstrip(), message.text, message.stdout, message.stderr) if part)
     if isinstance(message, m.ShellCommand):
         return "\n\n".join(part for part in (f"! {message.command}", message.stdout, message.stderr) if part)
     if isinstance(message, m.TeammateMessage):
