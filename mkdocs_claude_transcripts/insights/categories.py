@@ -80,7 +80,7 @@ def command_of(name: str, data: dict[str, Any]) -> str | None:
 
 # Words that run what follows them, skipped before the command itself.
 _RUNNERS = {
-    "npx", "bunx", "pnpx", "time", "sudo", "env", "nice", "exec", "command", "xvfb-run", "dotenv",
+    "npx", "bunx", "pnpx", "time", "sudo", "env", "nice", "nohup", "exec", "command", "xvfb-run", "dotenv",
     "uv", "uvx", "poetry", "pipenv", "hatch", "pdm", "rye", "run", "--",
 }  # fmt: skip
 _PYTHON = re.compile(r"^python[0-9.]*$")
@@ -118,9 +118,15 @@ def verifies(command: str) -> bool:
 
 
 def _verifies(words: list[str]) -> bool:
-    words = [w for w in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)]  # FOO=1 pytest
-    while words and (words[0] in _RUNNERS or words[0].startswith("-") and words[0] != "-m"):
-        words = words[1:]
+    words = [w.strip("(){}") for w in words]  # (cd web && npm test)
+    words = [w for w in words if w and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)]  # FOO=1 pytest
+    while words:
+        if words[0] == "timeout":  # timeout 60 pytest
+            words = _after_timeout(words[1:])
+        elif words[0] in _RUNNERS or words[0].startswith("-") and words[0] != "-m":
+            words = words[1:]
+        else:
+            break
     if not words:
         return False
     first = posixpath.basename(words[0])
@@ -140,6 +146,16 @@ def _verifies(words: list[str]) -> bool:
         return _verifies(rest[1:])
     subcommands = _SUBCOMMANDS.get(first)
     return subcommands is not None and bool(rest) and rest[0] in subcommands
+
+
+_DURATION = re.compile(r"^[0-9.]+[smhd]?$")
+
+
+def _after_timeout(words: list[str]) -> list[str]:
+    """The command ``timeout`` runs: after its options (``-s KILL``, ``-k 5``) and its duration."""
+    while words and words[0].startswith("-"):
+        words = words[2:] if words[0] in ("-s", "--signal", "-k", "--kill-after") else words[1:]
+    return words[1:] if words and _DURATION.match(words[0]) else words
 
 
 def _without_options(words: list[str]) -> list[str]:
