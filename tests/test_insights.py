@@ -16,7 +16,7 @@ from mkdocs_claude_transcripts.insights.categories import category, targets, ver
 from mkdocs_claude_transcripts.insights.events import events_of
 from mkdocs_claude_transcripts.insights.export import export, schema
 from mkdocs_claude_transcripts.insights.stats import figures_of
-from mkdocs_claude_transcripts.pipeline import discover
+from mkdocs_claude_transcripts.pipeline import SourceFile, discover
 
 from .conftest import ROOT, build, copy_tree, make_site
 from .independent import count
@@ -253,3 +253,40 @@ def test_a_slash_command_is_exported_as_typed() -> None:
     exported = export(session, figures_of(session))
     contents = [m.content for m in exported.messages if m.kind == "slash_command"]
     assert contents and all(c.startswith("/") and not c.startswith("//") for c in contents)
+
+
+def _background_check(tmp_path: Path, *after: dict) -> list:
+    def line(uuid: str, type_: str, content: object, **more: object) -> dict:
+        return {"type": type_, "uuid": uuid, "sessionId": "s1", "timestamp": "2025-03-01T10:00:00Z", "cwd": "/home/ann/app",
+                "message": {"role": type_, "content": content, **more.pop("message", {})}, **more}  # fmt: skip
+
+    lines = [
+        line("u1", "user", "run the tests in the background"),
+        line("a1", "assistant", [{"type": "tool_use", "id": "toolu_bg", "name": "Bash",
+             "input": {"command": "npm test", "run_in_background": True}}], message={"id": "m1", "model": "claude-x"}),
+        line("u2", "user", [{"tool_use_id": "toolu_bg", "type": "tool_result", "is_error": False,
+             "content": "Command running in background with ID: bash_1"}],
+             toolUseResult={"stdout": "", "stderr": "", "interrupted": False, "backgroundTaskId": "bash_1"}),
+    ]  # fmt: skip
+    for n, (type_, content, more) in enumerate(after):
+        lines.append(line(f"x{n}", type_, content, **more))
+    for previous, one in zip(lines, lines[1:]):
+        one["parentUuid"] = previous["uuid"]
+    path = tmp_path / "s1.jsonl"
+    path.write_text("\n".join(json.dumps(one) for one in lines) + "\n")
+    session = build_session(discover([SourceFile("s1.jsonl", str(path))]).sessions[0]).session
+    return [(c.command, c.passed, c.exit_code) for c in figures_of(session)[None].verifications]
+
+
+def test_a_check_sent_to_the_background_has_the_outcome_it_ends_with(tmp_path: Path) -> None:
+    assert _background_check(tmp_path) == [("npm test", None, None)]  # not known yet
+    poll = (
+        ("assistant", [{"type": "tool_use", "id": "toolu_out", "name": "BashOutput", "input": {"bash_id": "bash_1"}}],
+         {"message": {"id": "m2", "model": "claude-x"}}),
+        ("user", [{"tool_use_id": "toolu_out", "type": "tool_result", "is_error": False, "content": "<status>failed</status>"}],
+         {"toolUseResult": {"shellId": "bash_1", "command": "npm test", "status": "failed", "exitCode": 1, "stdout": "1 failing"}}),
+    )  # fmt: skip
+    assert _background_check(tmp_path, *poll) == [("npm test", False, 1)]
+    notice = "<task-notification>\n<task-id>bash_1</task-id>\n<tool-use-id>toolu_bg</tool-use-id>\n<status>failed</status>\n" \
+        '<summary>Background command "npm test" failed with exit code 2</summary>\n</task-notification>'  # fmt: skip
+    assert _background_check(tmp_path, ("user", notice, {})) == [("npm test", False, 2)]

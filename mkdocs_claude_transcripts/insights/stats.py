@@ -14,6 +14,7 @@ Counting rules, the same everywhere they are shown or exported:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
@@ -53,7 +54,7 @@ class Verification(BaseModel):
     """A shell command that tests, lints, builds or type-checks, and how it went."""
 
     command: str
-    passed: bool | None = None  # None: no result was recorded
+    passed: bool | None = None  # None: no result was recorded (or not yet: a command in the background)
     exit_code: int | None = None
     anchor: str = ""
 
@@ -81,8 +82,10 @@ def stats_of(messages: list[m.AnyMessage], responses: dict[str, m.Response], cwd
     calls: dict[str, m.ToolCall] = {}
     unnamed: list[m.ToolCall] = []
     failed: set[str] = set()
+    finished: dict[str, tuple[bool, int | None]] = {}  # background task or its call's id -> (passed, exit code)
     times: list[datetime] = []
     for message in m.walk(messages):
+        _finished(message, finished)
         if message.timestamp is not None:
             times.append(message.timestamp)
         if isinstance(message, m.Branch):
@@ -103,7 +106,7 @@ def stats_of(messages: list[m.AnyMessage], responses: dict[str, m.Response], cwd
                 times.append(message.result.timestamp)
         elif isinstance(message, m.ToolResult) and message.is_error and message.tool_use_id:
             failed.add(message.tool_use_id)
-    _count_tools(stats, list(calls.values()) + unnamed, failed, cwd)
+    _count_tools(stats, list(calls.values()) + unnamed, failed, cwd, finished)
     for response in responses.values():
         usage = response.usage
         stats.tokens.input += usage.input
@@ -127,7 +130,9 @@ def figures_of(session: m.Session) -> dict[str | None, Stats]:
     return figures
 
 
-def _count_tools(stats: Stats, calls: list[m.ToolCall], failed: set[str], cwd: str | None) -> None:
+def _count_tools(
+    stats: Stats, calls: list[m.ToolCall], failed: set[str], cwd: str | None, finished: dict[str, tuple[bool, int | None]]
+) -> None:
     tools: dict[str, Count] = {}
     kinds: dict[str, CategoryCount] = {}
     reads: Counter[str] = Counter()
@@ -150,7 +155,7 @@ def _count_tools(stats: Stats, calls: list[m.ToolCall], failed: set[str], cwd: s
         elif name in EDITS:
             edits.update(targets(call.input, cwd))
         if kind == "verify" and command:
-            stats.verifications.append(_verification(call, command, error))
+            stats.verifications.append(_verification(call, command, error, finished))
     stats.tools = dict(sorted(tools.items(), key=lambda item: (-item[1].calls, item[0])))
     stats.categories = dict(sorted(kinds.items(), key=lambda item: (-item[1].calls, item[0])))
     stats.tool_calls = sum(c.calls for c in tools.values())
@@ -159,11 +164,40 @@ def _count_tools(stats: Stats, calls: list[m.ToolCall], failed: set[str], cwd: s
     stats.files_edited = _most_first(edits)
 
 
-def _verification(call: m.ToolCall, command: str, error: bool) -> Verification:
+def _verification(call: m.ToolCall, command: str, error: bool, finished: dict[str, tuple[bool, int | None]]) -> Verification:
     result = call.result
-    exit_code = result.output.exit_code if result is not None and isinstance(result.output, m.ShellOutput) else None
+    output = result.output if result is not None else None
+    exit_code = output.exit_code if isinstance(output, m.ShellOutput) else None
     passed = None if result is None else not error and exit_code in (0, None)
+    # A command sent to the background has not finished when its result is written: its
+    # outcome is that of a later notice or poll (BashOutput, TaskOutput), if any.
+    background = output.background_id if isinstance(output, m.ShellOutput) else None
+    if not error and (background or call.input.get("run_in_background") is True):
+        passed, exit_code = finished.get(call.id) or finished.get(background or "") or (None, None)
     return Verification(command=command, passed=passed, exit_code=exit_code, anchor=call.anchor)
+
+
+_EXIT_CODE = re.compile(r"exit code (-?\d+)", re.IGNORECASE)
+_DONE = {"completed": True, "failed": False, "killed": False}
+
+
+def _finished(message: m.AnyMessage, out: dict[str, tuple[bool, int | None]]) -> None:
+    """Record how a background task ended, from Claude Code's notice or from a poll of it."""
+    if isinstance(message, m.TaskNotification):
+        found = _EXIT_CODE.search(message.summary)
+        status, exit_code = message.status, int(found.group(1)) if found else None
+        keys = [message.task_id, message.tool_use_id]
+    elif isinstance(message, m.ToolCall) and message.result is not None and isinstance(message.result.output, m.BackgroundOutput):
+        status, exit_code = message.result.output.status, message.result.output.exit_code
+        keys = [message.result.output.task_id]
+    else:
+        return
+    if exit_code is None and status not in _DONE:
+        return  # still running
+    passed = exit_code == 0 if exit_code is not None else _DONE[status]
+    for key in keys:
+        if key:
+            out[key] = (passed, exit_code)
 
 
 def _most_first(counts: Counter[str]) -> dict[str, int]:
