@@ -134,10 +134,12 @@ def _messages(path: Path) -> list[tuple[str, str]]:
     return [(type(message).__name__, message.model_dump_json(exclude=place)) for message in m.walk(session.messages)]
 
 
-def _resumed(lines: list[str]) -> list[str]:
+def _resumed(lines: list[str], half: bool = False) -> list[str]:
     """``lines``, then their user and assistant entries written again as a resumed
     session writes them: new uuids (parents following), the time of the resume, no
-    ``toolUseResult``; up to the last answer."""
+    ``toolUseResult``; up to the last answer. With ``half``, from the first prompt of
+    the second half on, the copy going on from that prompt's parent, as the first
+    did (what makes it look like a rewind to that point)."""
     entries = []
     for line in lines:
         try:
@@ -146,10 +148,13 @@ def _resumed(lines: list[str]) -> list[str]:
             continue
         if isinstance(entry, dict) and entry.get("type") in ("user", "assistant") and isinstance(entry.get("uuid"), str):
             entries.append(entry)
+    if half:
+        entries = entries[next((n for n, e in enumerate(entries) if n >= len(entries) // 2 and e["type"] == "user"), len(entries)) :]
     fresh = {entry["uuid"]: f"copy-{number}" for number, entry in enumerate(entries)}
     copies = []
     for entry in entries:
-        copy = {**entry, "uuid": fresh[entry["uuid"]], "parentUuid": fresh.get(entry.get("parentUuid")), "timestamp": "2031-01-01T00:00:00.000Z"}
+        parent = entry.get("parentUuid")
+        copy = {**entry, "uuid": fresh[entry["uuid"]], "parentUuid": fresh.get(parent, parent if half else None), "timestamp": "2031-01-01T00:00:00.000Z"}
         copy.pop("toolUseResult", None)
         copies.append(copy)
     while copies and copies[-1]["type"] != "assistant":
@@ -157,9 +162,12 @@ def _resumed(lines: list[str]) -> list[str]:
     return lines + [json.dumps(copy) for copy in copies]
 
 
+@pytest.mark.parametrize("half", [False, True], ids=["whole", "from-a-prompt"])
 @pytest.mark.parametrize("path", list(_sessions()), ids=lambda path: path.name)
-def test_a_session_written_again_after_itself_shows_the_same_messages(path: Path, tmp_path: Path) -> None:
+def test_a_session_written_again_after_itself_shows_the_same_messages(path: Path, tmp_path: Path, half: bool) -> None:
+    """Written again from a prompt on, the copy starts at that prompt's parent: its
+    prompt is not a rewind, and the first writing is not a branch left behind."""
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     resumed = tmp_path / path.name
-    resumed.write_text("\n".join(_resumed(lines)) + "\n", encoding="utf-8")
+    resumed.write_text("\n".join(_resumed(lines, half)) + "\n", encoding="utf-8")
     assert _messages(resumed) == _messages(path)

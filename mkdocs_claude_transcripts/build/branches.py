@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Container
 
 from ..transcript import raw
 
@@ -50,11 +51,13 @@ def _place(item: tuple[int, raw.AnyEntry], ordered: list[tuple[int, raw.AnyEntry
             stack.extend(reversed(late.pop(uuid)))
 
 
-def abandoned(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:
+def abandoned(entries: list[tuple[int, raw.AnyEntry]], again: Container[int] = ()) -> dict[int, int]:
     """Map the line of each entry on an abandoned branch to the line where its branch starts.
 
     A prompt whose parent already has a child (a user or assistant entry before it)
-    abandons that child and what came under it before the prompt. An entry under
+    abandons that child and what came under it before the prompt; but a prompt written
+    again (``again``: lines a resumed session wrote again under new uuids, replays.py),
+    whose copy of the conversation goes on where the first one was. An entry under
     several such children belongs to the branch the earliest prompt abandoned it by
     (the first such child, if that prompt abandoned several). Each child's entries
     are gathered once, up to the last prompt that can abandon them, so that a session
@@ -67,7 +70,7 @@ def abandoned(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]:
         uuid, parent = getattr(entry, "uuid", None), getattr(entry, "parentUuid", None)
         if uuid and parent:
             children[parent].append(index)
-        if parent and _is_prompt(entry):
+        if parent and _is_prompt(entry) and entries[index][0] not in again:
             prompts_of[parent].append(index)
     best: dict[int, tuple[int, int, int]] = {}  # member -> (prompt, order, start line)
     for parent, prompts in prompts_of.items():

@@ -127,7 +127,7 @@ class Conversation:
         for line in sorted(doubtful):
             self.report.problem(line, "the same response as an earlier line (its id, its words), after another prompt: "
                                       "shown once, as a resumed session writes it again", Level.INFO)  # fmt: skip
-        apart = branches.abandoned(entries)
+        apart = branches.abandoned(entries, self._again)
         open_branch: tuple[int, m.Branch] | None = None
         for line, entry in entries:
             # (a line written again opens no branch: it is shown where it was first written)
