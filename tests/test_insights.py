@@ -161,6 +161,22 @@ def test_every_session_has_a_session_json_valid_against_the_schema(example: Path
         assert all(m["isSidechain"] for a in data["subagents"] for m in a["messages"])
 
 
+def test_the_schema_holds_every_field_and_names_the_categories(example: Path) -> None:
+    """Every field is written, so each is required; a category is one of those known:
+    a file that lost a field, or made up a category, is not a session.json."""
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    data = json.loads(exports(example)[0].read_text(encoding="utf-8"))
+    assert not list(validator.iter_errors(data))
+    call = next(event for event in data["events"] if event["type"] == "tool_call")
+    for spoil in (lambda d: d.pop("events"), lambda d: d["stats"].pop("tokens"), lambda d: call["tool"].pop("category"),
+                  lambda d: call["tool"].update(category="bogus"), lambda d: d["stats"]["categories"].update(bogus={"calls": 1, "errors": 0, "tools": []}),
+                  lambda d: d["messages"][0]["contentBlocks"].append({})):  # fmt: skip
+        spoilt = json.loads(json.dumps(data))
+        call = next(event for event in spoilt["events"] if event["type"] == "tool_call")
+        spoil(spoilt)
+        assert list(validator.iter_errors(spoilt)), spoil
+
+
 def test_session_json_agrees_with_an_independent_count(example: Path) -> None:
     for source in (ROOT / "example_site" / "docs" / "transcripts").glob("*.jsonl"):
         export = example / "transcripts" / source.stem / "session.json"

@@ -11,9 +11,10 @@ from __future__ import annotations
 import posixpath
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, get_args
 
-CATEGORIES = ("read", "edit", "search", "semantic", "shell", "verify", "web", "agent", "plan", "mcp", "other")
+Category = Literal["read", "edit", "search", "semantic", "shell", "verify", "web", "agent", "plan", "mcp", "other"]
+CATEGORIES: tuple[Category, ...] = get_args(Category)
 
 NAMES: dict[str, str] = {
     **dict.fromkeys(["read", "notebookread", "readmcpresourcetool", "listmcpresourcestool", "view"], "read"),

@@ -17,16 +17,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from .. import model as m
-from .categories import category, command_of, targets
+from .categories import Category, category, command_of, targets
 
 
 class _Camel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    # (Every field is written: the schema says so.)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, json_schema_serialization_defaults_required=True)
 
 
 class EventTool(_Camel):
     name: str
-    category: str
+    category: Category
     input: dict[str, Any] = Field(default_factory=dict)
     targets: list[str] = Field(default_factory=list)
     command: str | None = None

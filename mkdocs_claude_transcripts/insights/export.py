@@ -27,7 +27,8 @@ SCHEMA_VERSION = 1
 
 
 class _Camel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    # (Every field is written: the schema says so.)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, json_schema_serialization_defaults_required=True)
 
 
 class TextBlock(_Camel):

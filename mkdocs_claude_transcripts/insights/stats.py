@@ -19,18 +19,22 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import model as m
 from ..listing import Row
-from .categories import category, command_of, targets
+from .categories import Category, category, command_of, targets
 
 READS = frozenset({"read", "notebookread"})
 EDITS = frozenset({"edit", "multiedit", "write", "notebookedit"})
 TURNS = (m.Prompt, m.SlashCommand, m.ShellCommand, m.Memory)
 
 
-class Count(BaseModel):
+class _Figures(BaseModel):
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # (every field is written)
+
+
+class Count(_Figures):
     calls: int = 0
     errors: int = 0
 
@@ -39,7 +43,7 @@ class CategoryCount(Count):
     tools: list[str] = Field(default_factory=list, description="the tools called in this category")
 
 
-class Tokens(BaseModel):
+class Tokens(_Figures):
     input: int = 0
     output: int = 0
     cache_creation: int = 0
@@ -50,7 +54,7 @@ class Tokens(BaseModel):
         return self.input + self.output + self.cache_creation + self.cache_read
 
 
-class Verification(BaseModel):
+class Verification(_Figures):
     """A shell command that tests, lints, builds or type-checks, and how it went."""
 
     command: str
@@ -59,14 +63,14 @@ class Verification(BaseModel):
     anchor: str = ""
 
 
-class Stats(BaseModel):
+class Stats(_Figures):
     started: datetime | None = None
     ended: datetime | None = None
     duration_seconds: float | None = None
     turns: int = Field(0, description="prompts, slash commands, shell commands and memories the user typed")
     messages: int = Field(0, description="messages shown, those on rewound branches included")
     tools: dict[str, Count] = Field(default_factory=dict, description="by tool name")
-    categories: dict[str, CategoryCount] = Field(default_factory=dict, description="by tool category")
+    categories: dict[Category, CategoryCount] = Field(default_factory=dict, description="by tool category")
     tool_calls: int = 0
     errors: int = 0
     tokens: Tokens = Field(default_factory=Tokens)
