@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 from bs4 import BeautifulSoup
 
+from mkdocs_claude_transcripts import model as m
 from mkdocs_claude_transcripts.build import build_session
 from mkdocs_claude_transcripts.insights.categories import category, targets, verifies
 from mkdocs_claude_transcripts.insights.events import events_of
@@ -271,7 +272,7 @@ def test_a_slash_command_is_exported_as_typed() -> None:
     assert contents and all(c.startswith("/") and not c.startswith("//") for c in contents)
 
 
-def _background_check(tmp_path: Path, *after: dict) -> list:
+def _background_session(tmp_path: Path, *after: tuple) -> m.Session:
     def line(uuid: str, type_: str, content: object, **more: object) -> dict:
         return {"type": type_, "uuid": uuid, "sessionId": "s1", "timestamp": "2025-03-01T10:00:00Z", "cwd": "/home/ann/app",
                 "message": {"role": type_, "content": content, **more.pop("message", {})}, **more}  # fmt: skip
@@ -290,7 +291,11 @@ def _background_check(tmp_path: Path, *after: dict) -> list:
         one["parentUuid"] = previous["uuid"]
     path = tmp_path / "s1.jsonl"
     path.write_text("\n".join(json.dumps(one) for one in lines) + "\n")
-    session = build_session(discover([SourceFile("s1.jsonl", str(path))]).sessions[0]).session
+    return build_session(discover([SourceFile("s1.jsonl", str(path))]).sessions[0]).session
+
+
+def _background_check(tmp_path: Path, *after: tuple) -> list:
+    session = _background_session(tmp_path, *after)
     return [(c.command, c.passed, c.exit_code) for c in figures_of(session)[None].verifications]
 
 
@@ -306,3 +311,15 @@ def test_a_check_sent_to_the_background_has_the_outcome_it_ends_with(tmp_path: P
     notice = "<task-notification>\n<task-id>bash_1</task-id>\n<tool-use-id>toolu_bg</tool-use-id>\n<status>failed</status>\n" \
         '<summary>Background command "npm test" failed with exit code 2</summary>\n</task-notification>'  # fmt: skip
     assert _background_check(tmp_path, ("user", notice, {})) == [("npm test", False, 2)]
+
+
+def test_the_result_of_a_poll_of_a_background_command_has_its_exit_code(tmp_path: Path) -> None:
+    poll = (
+        ("assistant", [{"type": "tool_use", "id": "toolu_out", "name": "BashOutput", "input": {"bash_id": "bash_1"}}],
+         {"message": {"id": "m2", "model": "claude-x"}}),
+        ("user", [{"tool_use_id": "toolu_out", "type": "tool_result", "is_error": False, "content": "<status>failed</status>"}],
+         {"toolUseResult": {"shellId": "bash_1", "command": "npm test", "status": "failed", "exitCode": 1, "stdout": "1 failing"}}),
+    )  # fmt: skip
+    session = _background_session(tmp_path, *poll)
+    polled = next(e for e in events_of(session.messages, session.cwd) if e.tool_use_id == "toolu_out" and e.type == "tool_result")
+    assert polled.result is not None and (polled.result.exit_code, polled.result.ok) == (1, False)

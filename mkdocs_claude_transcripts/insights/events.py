@@ -132,7 +132,8 @@ def _events(message: m.AnyMessage, cwd: str | None) -> list[Event]:
 
 
 def _result(result: m.ToolResult, call: m.ToolCall | None, warnings: list[str]) -> Event:
-    exit_code = result.output.exit_code if isinstance(result.output, m.ShellOutput) else None
+    # A command's exit code: of the command run, or of a background one polled (BashOutput).
+    exit_code = result.output.exit_code if isinstance(result.output, (m.ShellOutput, m.BackgroundOutput)) else None
     ok = not result.is_error and exit_code in (0, None)
     event_result = EventResult(ok=ok, exit_code=exit_code, text=result.text, is_error=result.is_error)
     return Event(
