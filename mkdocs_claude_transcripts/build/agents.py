@@ -84,6 +84,7 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
         for call in conversation.calls.values():
             calls[call.id] = (owner, call)
     by_agent_id: dict[str, str] = {}
+    resumed: dict[str, list[str]] = {}  # the later calls that name an agent: those that resumed it
     by_run: dict[str, list[str]] = {}
     prompts: dict[str, list[str]] = {}
     for call_id, (_, call) in calls.items():
@@ -92,7 +93,8 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
             prompts.setdefault(prompt, []).append(call_id)
             if call.result is not None:
                 for agent_id in _agent_ids_of(call.result):
-                    by_agent_id.setdefault(agent_id, call_id)
+                    if by_agent_id.setdefault(agent_id, call_id) != call_id:
+                        resumed.setdefault(agent_id, []).append(call_id)
         elif call.name == "Workflow" and call.result is not None and isinstance(call.result.output, m.BackgroundOutput):
             run = call.result.output.run_id
             if run:
@@ -119,6 +121,13 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
         call_id = next((c for c in candidates if not calls[c][1].agents and (item.agent.source is None or c not in named_by)), None)
         if call_id is not None:
             _started_by(item.agent, call_id, calls)
+    # A call that resumed an agent (``resume``) leads to it too; the agent stays under
+    # the call that started it.
+    for item in spawned:
+        for call_id in resumed.get(item.raw_id, []) if item.agent.tool_use_id else []:
+            owner, call = calls[call_id]
+            if owner != item.agent.id and item.agent.id not in call.agents:
+                call.agents.append(item.agent.id)
     for item in spawned:
         if not item.agent.description and item.prompt:
             item.agent.description = shorten(clean(item.prompt), 60)

@@ -1,0 +1,80 @@
+"""Links between a session's pages and its subagents' hold in shapes of the format
+that are rare: an agent resumed by a second call, ids that look like a page's part,
+calls whose anchors another conversation of the session also has."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from .conftest import build, make_site
+
+SESSION = "a9e47000-0000-4000-8000-000000000001"
+
+
+class Writer:
+    """The lines of one conversation (the session's, or an agent's file)."""
+
+    def __init__(self, agent: str | None = None) -> None:
+        self.agent, self.lines, self.parent = agent, [], None
+
+    def add(self, kind: str, message: dict, **fields: object) -> None:
+        uuid = f"{len(self.lines):08x}-{(self.agent or 'main').encode().hex()[:4]:0>4}-4000-8000-000000000000"
+        line = {"type": kind, "uuid": uuid, "parentUuid": self.parent, "sessionId": SESSION, "version": "2.1.30",
+                "timestamp": f"2025-05-05T10:00:{len(self.lines):02d}.000Z", "message": message, **fields}  # fmt: skip
+        if self.agent:
+            line.update(isSidechain=True, agentId=self.agent)
+        self.lines.append(line)
+        self.parent = uuid
+
+    def prompt(self, text: str) -> None:
+        self.add("user", {"role": "user", "content": text})
+
+    def answer(self, text: str) -> None:
+        self.add("assistant", {"id": f"msg_{len(self.lines)}", "role": "assistant", "model": "m", "content": [{"type": "text", "text": text}]})
+
+    def task(self, call: str, description: str, agent: str, **more: object) -> None:
+        tool_use = {"type": "tool_use", "id": call, "name": "Task", "input": {"description": description, "prompt": description, "subagent_type": "Explore", **more}}
+        self.add("assistant", {"id": f"msg_{len(self.lines)}", "role": "assistant", "model": "m", "content": [tool_use]})
+        result = {"type": "tool_result", "tool_use_id": call, "content": f"Done.\nagentId: {agent}"}
+        self.add("user", {"role": "user", "content": [result]}, toolUseResult={"agentId": agent, "status": "completed"})
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines), encoding="utf-8")
+
+
+def site_of(tmp_path: Path, main: Writer, agents: list[Writer], options: str = "") -> Path:
+    root = make_site(tmp_path, plugin_options=options)
+    main.write(root / "docs" / "s" / f"{SESSION}.jsonl")
+    for agent in agents:
+        agent.write(root / "docs" / "s" / SESSION / "subagents" / f"agent-{agent.agent}.jsonl")
+    return build(root) / "s" / SESSION
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def subagent_links(page: Path) -> list[str]:
+    return [a["href"] for a in soup(page).find_all("a") if a.parent and a.parent.get_text().startswith("Subagent:")]
+
+
+def test_an_agent_resumed_by_a_second_call_is_linked_from_both_calls(tmp_path: Path) -> None:
+    """A Task call with ``resume`` goes on with an agent an earlier call started: its
+    result names the same agent, whose file holds both runs."""
+    main, agent = Writer(), Writer("a0c0ffe")
+    main.prompt("Look into it.")
+    main.task("toolu_01FirstRunOfTheAgent00", "Look", "a0c0ffe")
+    main.prompt("Go on.")
+    main.task("toolu_01SecondRunOfTheAgent0", "Look again", "a0c0ffe", resume="a0c0ffe")
+    agent.prompt("Look")
+    agent.answer("Found it.")
+    agent.prompt("Look again")
+    agent.answer("Found more.")
+    pages = site_of(tmp_path, main, [agent])
+    assert subagent_links(pages / "index.html") == ["agent-a0c0ffe/", "agent-a0c0ffe/"]
+    back = soup(pages / "agent-a0c0ffe" / "index.html").find("a", string="Look into it.")
+    assert back["href"].endswith("#t-OfTheAgent00")  # started by the first call
