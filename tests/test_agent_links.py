@@ -78,3 +78,24 @@ def test_an_agent_resumed_by_a_second_call_is_linked_from_both_calls(tmp_path: P
     assert subagent_links(pages / "index.html") == ["agent-a0c0ffe/", "agent-a0c0ffe/"]
     back = soup(pages / "agent-a0c0ffe" / "index.html").find("a", string="Look into it.")
     assert back["href"].endswith("#t-OfTheAgent00")  # started by the first call
+
+
+def test_an_agent_whose_id_ends_as_a_part_does_not_take_another_agents_part(tmp_path: Path) -> None:
+    """Agent ``ab``'s second part is ``agent-ab-part-2``: an agent of the id ``ab-part-2``
+    gets a page of another name."""
+    main, long_one, other = Writer(), Writer("ab"), Writer("ab-part-2")
+    main.prompt("Start both.")
+    main.task("toolu_01StartTheLongAgent000", "Long", "ab")
+    main.task("toolu_01StartTheOtherAgent00", "Other", "ab-part-2")
+    long_one.prompt("Long")
+    for turn in range(6):
+        long_one.prompt(f"Turn {turn}: " + "words to fill a page " * 80)
+        long_one.answer(f"Long answer {turn}. " + "more words " * 80)
+    other.prompt("Other")
+    other.answer("The other agent's answer.")
+    pages = site_of(tmp_path, main, [long_one, other], options="page_size: 6000")
+    assert "The other agent's answer." not in (pages / "agent-ab-part-2" / "index.html").read_text(encoding="utf-8")
+    other_page = pages / subagent_links(pages / "index.html")[1] / "index.html"
+    assert "The other agent's answer." in other_page.read_text(encoding="utf-8")
+    shown = "".join(path.read_text(encoding="utf-8") for path in pages.glob("agent-ab*/index.html"))
+    assert all(f"Long answer {turn}." in shown for turn in range(6))

@@ -43,12 +43,16 @@ def session_page(source: str, part: int = 1) -> str:
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_LIKE_A_PART = re.compile(r"-part(?:-[0-9]+)?$")
 
 
 def agent_name(agent_id: str) -> str:
     """An agent's id as its pages' names hold it (the first of that name in a session;
-    the next ones get ``-2``, ``-3``...)."""
-    return _UNSAFE.sub("-", agent_id)[:48] or "agent"
+    the next ones get ``-2``, ``-3``...). The later parts of agent ``x`` are
+    ``agent-x-part-2``...: a name that would be one of those (``x-part-2``), or
+    become one with a number (``x-part``), ends in ``_``."""
+    name = _UNSAFE.sub("-", agent_id)[:48] or "agent"
+    return name + "_" if _LIKE_A_PART.search(name) else name
 
 
 def agent_page(source: str, agent_id: str, part: int = 1) -> str:
