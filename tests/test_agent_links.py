@@ -99,3 +99,21 @@ def test_an_agent_whose_id_ends_as_a_part_does_not_take_another_agents_part(tmp_
     assert "The other agent's answer." in other_page.read_text(encoding="utf-8")
     shown = "".join(path.read_text(encoding="utf-8") for path in pages.glob("agent-ab*/index.html"))
     assert all(f"Long answer {turn}." in shown for turn in range(6))
+
+
+def test_an_agent_started_by_an_agent_links_back_to_that_agents_call_whatever_the_session_holds(tmp_path: Path) -> None:
+    """Anchors are unique within a conversation, not across a session's: the call
+    that started an agent is looked for in the conversation that made it (here the
+    session and the outer agent each have a call whose anchor is ``t-sameSuffix12``)."""
+    main, outer, inner = Writer(), Writer("aouter"), Writer("ainner")
+    main.prompt("Start.")
+    main.task("toolu_01AAAAsameSuffix12", "Outer", "aouter")
+    outer.prompt("Outer")
+    outer.task("toolu_01BBBBsameSuffix12", "Inner", "ainner")
+    outer.answer("Outer done.")
+    inner.prompt("Inner")
+    inner.answer("Inner done.")
+    pages = site_of(tmp_path, main, [outer, inner])
+    back = soup(pages / "agent-ainner" / "index.html").find("p", string=lambda text: bool(text) and text.startswith("Started by"))
+    back = back or next(p for p in soup(pages / "agent-ainner" / "index.html").find_all("p") if p.get_text().startswith("Started by"))
+    assert back.a["href"] == "../agent-aouter/#t-sameSuffix12"

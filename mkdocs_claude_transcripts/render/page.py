@@ -62,7 +62,9 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
     """
     assets: dict[str, Asset] = {}
     source = session.source
-    found: dict[str, str] = {}  # anchor -> page that holds it
+    # (agent id, None for the session; anchor) -> the page that holds it: anchors are
+    # unique within a conversation, not across the session's.
+    found: dict[tuple[str | None, str], str] = {}
     agents = Agents.of(session)
     calls = _CallAnchors(session, agents)
     main = PageContext(options, session, layout.session_page(source), assets=assets, memo=memo, agents=agents)
@@ -114,7 +116,7 @@ def _pages(
     uri: Callable[[int], str],
     head: Callable[[], list[str]],
     heading_text: str,
-    found: dict[str, str],
+    found: dict[tuple[str | None, str], str],
     agent_id: str | None = None,
     tags: list[str] | None = None,
 ) -> list[Page]:
@@ -143,7 +145,7 @@ def _pages(
                 held = set(_ANCHOR_ID.findall("\n".join(lines)))
                 anchors = [anchor for anchor in anchors if ctx.anchor_prefix + anchor in held]
             for anchor in anchors:
-                found.setdefault(anchor, page_uri)
+                found.setdefault((agent_id, anchor), page_uri)
     pages = []
     for number, (page_uri, part) in enumerate(zip(uris, parts), 1):
         many = len(parts) > 1
@@ -334,14 +336,16 @@ def _when(moment: datetime, options: RenderOptions) -> str:
     return options.local(moment).strftime("%Y-%m-%d %H:%M")
 
 
-def _overview(stats: Figures | None, agent_id: str | None, ctx: PageContext, found: dict[str, str], session: m.Session | None = None) -> list[str]:
+def _overview(
+    stats: Figures | None, agent_id: str | None, ctx: PageContext, found: dict[tuple[str | None, str], str], session: m.Session | None = None
+) -> list[str]:
     """The summary of the page's conversation, or without statistics the list of its subagents."""
     figures = stats.get(agent_id) if stats is not None else None
     if figures is None:
         return _agent_list(ctx)
 
     def target(anchor: str) -> str:
-        page = found.get(anchor, ctx.page)
+        page = found.get((agent_id, anchor), ctx.page)
         return ("" if page == ctx.page else layout.relative(page, ctx.page)) + "#" + anchor
 
     return summary(figures, ctx, target, session)
@@ -352,7 +356,7 @@ def _agent_list(ctx: PageContext) -> list[str]:
     return block(AGENT, "Subagents", bullets(items), collapsible="closed") if items else []
 
 
-def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str], calls: _CallAnchors) -> list[str]:
+def _back_link(agent: m.Agent, ctx: PageContext, found: dict[tuple[str | None, str], str], calls: _CallAnchors) -> list[str]:
     session = ctx.session
     if agent.parent is None:
         parent_page, parent_title = layout.session_page(session.source), session.title
@@ -361,7 +365,7 @@ def _back_link(agent: m.Agent, ctx: PageContext, found: dict[str, str], calls: _
         parent_title = ctx.agent_title(agent.parent)
     anchor = calls.of(agent) if agent.tool_use_id else ""
     if anchor:
-        target = layout.relative(found.get(anchor, parent_page), ctx.page) + "#" + anchor
+        target = layout.relative(found.get((agent.parent, anchor), parent_page), ctx.page) + "#" + anchor
         return meta(f"Started by a tool call in {link(parent_title, target)}.") + [""]
     return meta(f"Part of {link(parent_title, layout.relative(parent_page, ctx.page))}.") + [""]
 
