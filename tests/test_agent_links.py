@@ -117,3 +117,27 @@ def test_an_agent_started_by_an_agent_links_back_to_that_agents_call_whatever_th
     back = soup(pages / "agent-ainner" / "index.html").find("p", string=lambda text: bool(text) and text.startswith("Started by"))
     back = back or next(p for p in soup(pages / "agent-ainner" / "index.html").find_all("p") if p.get_text().startswith("Started by"))
     assert back.a["href"] == "../agent-aouter/#t-sameSuffix12"
+
+
+def test_parallel_calls_of_one_prompt_each_lead_to_the_agent_that_answered_them(tmp_path: Path) -> None:
+    """Claude Code 1.0 writes subagents' lines into the session file, tied to their call
+    by nothing but the prompt: of two calls sent the same prompt at once, each leads to
+    the agent whose answer its result holds, whichever agent's lines come first."""
+    main = Writer()
+    main.prompt("Ask twice.")
+    calls = [{"type": "tool_use", "id": f"toolu_01Parallel{n}", "name": "Task", "input": {"description": "Same", "prompt": "Count the files."}} for n in (1, 2)]
+    main.add("assistant", {"id": "msg_1", "role": "assistant", "model": "m", "content": calls})
+    asked = main.parent
+    for answer in ("Second agent: 7 files.", "First agent: 5 files."):  # the second call's agent writes first
+        main.parent = None
+        main.add("user", {"role": "user", "content": "Count the files."}, isSidechain=True)
+        main.add("assistant", {"id": f"msg_{answer[:5]}", "role": "assistant", "model": "m", "content": [{"type": "text", "text": answer}]}, isSidechain=True)
+    main.parent = asked
+    for n, answer in ((1, "First agent: 5 files."), (2, "Second agent: 7 files.")):
+        main.add("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_01Parallel{n}", "content": [{"type": "text", "text": answer}]}]})
+    for line in main.lines:
+        line["version"] = "1.0.60"
+    pages = site_of(tmp_path, main, [])
+    first, second = subagent_links(pages / "index.html")
+    assert "First agent: 5 files." in (pages / first / "index.html").read_text(encoding="utf-8")
+    assert "Second agent: 7 files." in (pages / second / "index.html").read_text(encoding="utf-8")

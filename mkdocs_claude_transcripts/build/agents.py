@@ -118,7 +118,11 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
     named_by = set(by_agent_id.values())
     for item in unnamed:
         candidates = prompts.get(item.prompt.strip(), [])
-        call_id = next((c for c in candidates if not calls[c][1].agents and (item.agent.source is None or c not in named_by)), None)
+        free = [c for c in candidates if not calls[c][1].agents and (item.agent.source is None or c not in named_by)]
+        # Calls sent the same prompt (in parallel, their agents' lines interleaved): the
+        # one whose result is the agent's last answer.
+        answer = _last_answer(item.agent.messages) if len(free) > 1 else ""
+        call_id = next((c for c in free if answer and _result_text(calls[c][1]).find(answer) >= 0), None) or next(iter(free), None)
         if call_id is not None:
             _started_by(item.agent, call_id, calls)
     # A call that resumed an agent (``resume``) leads to it too; the agent stays under
@@ -196,6 +200,18 @@ def _agent_ids_of(result: m.ToolResult) -> list[str]:
         found.append(result.output.agent_id)
     found.extend(_AGENT_ID_LINE.findall(result.text))
     return found
+
+
+def _last_answer(messages: list[m.AnyMessage]) -> str:
+    answer = ""
+    for message in m.walk(messages):
+        if isinstance(message, m.AssistantText) and message.text.strip():
+            answer = message.text.strip()
+    return answer
+
+
+def _result_text(call: m.ToolCall) -> str:
+    return call.result.text if call.result is not None else ""
 
 
 def _str(value: object) -> str | None:
