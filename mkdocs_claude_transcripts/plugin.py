@@ -225,7 +225,9 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         for empty in found.empty:
             log.info(f"{empty.src_uri}: is empty; there is no session to show")
         for stranger in found.strangers:
-            log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; published as it is")
+            # (one in a session's subagents/ folder goes with the session: it is not published)
+            fate = "left out" if stranger.src_uri in found.claimed else "published as it is"
+            log.warning(f"{stranger.src_uri}: is named like a transcript but holds no Claude Code entries; {fate}")
         for unreadable in found.unreadable:
             log.warning(f"{unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device, a file you may not read); left out")
         published = []

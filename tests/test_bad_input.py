@@ -1136,3 +1136,17 @@ def test_terminal_colour_codes_in_a_prompt_are_left_out(tmp_path: Path) -> None:
     page = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
     assert "\ufffd" not in page and "[1;31m" not in page and "[0m" not in page
     assert "# FAILED test\\_login, why?" in page or "# FAILED test_login, why?" in page
+
+
+def test_a_subagents_file_that_holds_no_entries_is_said_to_be_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """It goes with its session, which does not publish it: the log said "published as it is"."""
+    root = make_site(tmp_path)
+    session = SESSION.format(93)
+    (root / "docs" / "s" / session / "subagents").mkdir(parents=True)
+    (root / "docs" / "s" / f"{session}.jsonl").write_bytes(lines(entry(1, sessionId=session)))
+    (root / "docs" / "s" / session / "subagents" / "agent-abroken.jsonl").write_text("garbage {\n")
+    with caplog.at_level(logging.WARNING):
+        site = build(root, strict=False)
+    said = [r.getMessage() for r in caplog.records if "agent-abroken.jsonl" in r.getMessage()]
+    assert said and all("holds no Claude Code entries; left out" in message for message in said)
+    assert not list(site.rglob("*abroken*"))
