@@ -66,6 +66,7 @@ def test_categories_come_from_the_name_table_then_from_patterns(name: str, comma
         "jest --ci", "go test ./...", "go vet ./...", "cargo test", "cargo build --release", "cargo clippy",
         "ruff check .", "mypy .", "make test", "cd web && npm run build 2>&1 | tail -20", "./gradlew test",
         "timeout 60 pytest", "timeout -s KILL 5m npm test", "(cd web && npm test)", "nohup pytest > log 2>&1 &",
+        'bash -c "cd web && npm test"', "sh -c 'pytest -q'", "npm t", "python manage.py test app", 'pytest -k "a and b"',
     ],
 )  # fmt: skip
 def test_commands_that_verify(command: str) -> None:
@@ -77,7 +78,8 @@ def test_commands_that_verify(command: str) -> None:
     [
         "ls -la", "git commit -m 'run the tests'", "npm install", "npm install test-utils", "npm run dev",
         "python -m http.server", "echo pytest", "cat pytest.ini", "go run .", "cargo run", "make", "yarn",
-        "timeout 60 npm run dev", "(cd web && npm install)",
+        "timeout 60 npm run dev", "(cd web && npm install)", 'echo "done && pytest passes"', "git commit -m 'fix; npm test'",
+        'bash -c "npm install"', "python manage.py runserver",
     ],
 )  # fmt: skip
 def test_commands_that_do_not(command: str) -> None:

@@ -112,10 +112,18 @@ _VALUED_OPTIONS = {"--filter", "-F", "--prefix", "-C", "--cwd", "--dir", "-w", "
 _SEPARATORS = re.compile(r"&&|\|\||;|\||\n")
 
 
+# A command given to a shell as a string (bash -c "npm test"), and quoted text, which
+# the shell does not split at && and ; (echo "done && pytest passes").
+_SHELL_STRING = re.compile(r"\b(?:ba|z)?sh\s+-c\s+(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)')")
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'")
+
+
 @lru_cache(maxsize=4096)
 def verifies(command: str) -> bool:
     """Whether a shell command runs tests, a linter, a build or a type-checker."""
-    return any(_verifies(part.split()) for part in _SEPARATORS.split(command))
+    if any(verifies(inner) for found in _SHELL_STRING.finditer(command) if (inner := found.group(1) or found.group(2) or "") != command):
+        return True
+    return any(_verifies(part.split()) for part in _SEPARATORS.split(_QUOTED.sub("''", command)))
 
 
 def _verifies(words: list[str]) -> bool:
@@ -134,10 +142,12 @@ def _verifies(words: list[str]) -> bool:
     rest = words[1:]
     if first in _TOOLS:
         return True
-    if _PYTHON.match(first):
-        return len(rest) >= 2 and rest[0] == "-m" and rest[1] in _PYTHON_MODULES
+    if _PYTHON.match(first):  # python -m pytest; python manage.py test (Django)
+        return len(rest) >= 2 and (rest[0] == "-m" and rest[1] in _PYTHON_MODULES or rest[0].endswith("manage.py") and rest[1] == "test")
     if first in _PACKAGE_MANAGERS:
         rest = _without_options(rest)
+        if rest[:1] == ["t"] and first in ("npm", "pnpm"):  # npm t: npm test
+            return True
         if rest[:1] == ["workspace"]:  # yarn workspace NAME test
             rest = rest[2:]
         if rest and rest[0] in ("run", "run-script"):
