@@ -524,7 +524,7 @@ def test_an_agent_whose_call_names_no_agent_is_found_by_its_prompt(tmp_path: Pat
         assert (agent.tool_use_id, agent.agent_type, agent.description) == ("toolu_01Explore", "Explore", "Trace the units option")
     else:
         assert (agent.tool_use_id, agent.agent_type) == (None, None)
-        assert agent.description.startswith("Find where the `--units` option")  # the start of its prompt
+        assert agent.description.startswith("Find where the --units option")  # the start of its prompt, its words
 
 
 _TAG = re.compile(r"<(?P<name>[a-z][a-z0-9_-]*)(?P<attrs>\s[^<>]*)?>(?P<body>.*?)</(?P=name)\s*>", re.DOTALL)

@@ -67,12 +67,16 @@ def split_sidechains(lines: list[tuple[int, raw.AnyEntry]]) -> list[list[tuple[i
 
 
 def first_prompt(messages: list[m.AnyMessage]) -> str:
-    """The first thing the user typed: a prompt, or else a slash command."""
+    """The first thing the user typed: a prompt, or else a slash command, or else a
+    command run in bash mode (``! ls``)."""
     for message in m.walk(messages):
         if isinstance(message, m.Prompt) and message.text.strip():
             return message.text
     command = next((msg for msg in m.walk(messages) if isinstance(msg, m.SlashCommand)), None)
-    return f"{command.name} {command.args}".strip() if command else ""
+    if command is not None:
+        return f"{command.name} {command.args}".strip()
+    shell = next((msg for msg in m.walk(messages) if isinstance(msg, m.ShellCommand) and msg.command.strip()), None)
+    return f"! {shell.command.strip()}" if shell else ""
 
 
 def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], clean: Callable[[str], str] = str) -> None:
