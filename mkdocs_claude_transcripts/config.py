@@ -140,7 +140,8 @@ class TranscriptsConfig(base.Config):
 
     title_format = c.Type(str, default="{date} · {title}")
     """The title of a session's page and nav entry. `{title}` is the session's title
-    (its custom or AI title, its summary, or its first prompt), `{date}` the day it
+    (its custom or AI title, its summary, or else the words of its first prompt's first
+    line, without Markdown marks, cut at a word to 80 columns), `{date}` the day it
     started (YYYY-MM-DD, UTC), `{id}` the session id."""
 
     timezone = c.Type(str, default="UTC")
