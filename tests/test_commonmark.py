@@ -190,6 +190,12 @@ CASES = {
         "1. a\n   - b\n     - c\n   > q\n   text",
         "OL LI P:a UL LI P:b UL LI P:c /LI /UL /LI /UL BLOCKQUOTE P:q text /BLOCKQUOTE /LI /OL",
     ),
+    # GitHub makes a web address a link, its underscores and asterisks its own; but the
+    # marks that end it (a bold's closing ** after it).
+    "web addresses written as they are keep their underscores": (
+        "Open http://localhost:8080/__devtools__/ or <https://x.org/*a*>, **also https://x.org/a_b_c**",
+        "P:Open http://localhost:8080/__devtools__/ or <https://x.org/*a*>, also https://x.org/a_b_c",
+    ),
     "a rule written as an item in an item, then the next item": (
         "- a\n    - ---\n- c\n  more",
         "UL LI P:a HR /LI LI P:c more /LI /UL",

@@ -1339,12 +1339,26 @@ def _escape_text(text: str) -> str:
         return text
     if "](" in text or "![" in text:
         text = _neutralise_links(text)
+    if "://" in text and ("_" in text or "*" in text):
+        text = _BARE_URL.sub(_url_as_written, text)
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     if "{" in text or "}" in text:
         text = _BRACE.sub(_brace, text)
     if "!!!" in text or "???" in text or "///" in text or "===" in text:
         text = _DIRECTIVE.sub(_directive, text)
     return text
+
+
+# A web address written as it is (not a link's target): GitHub makes it a link, and
+# its underscores and asterisks are its own; Python-Markdown would read them as emphasis
+# (http://localhost/__devtools__/ lost its underscores).
+# (Not a link's target; as GitHub reads them, the marks that end it are not its own.)
+_BARE_URL = re.compile(r"(?<!\]\()(?<!\]\(<)(?<!\w)https?://[^\s<>()\[\]\"'`]*[^\s<>()\[\]\"'`?!.,:*_~]")
+_URL_MARKS = re.compile(r"(?<!\\)([_*])")
+
+
+def _url_as_written(match: re.Match[str]) -> str:
+    return _URL_MARKS.sub(r"\\\1", match.group())
 
 
 def _brace(match: re.Match[str]) -> str:
