@@ -236,3 +236,40 @@ def test_a_title_that_fills_its_line_is_not_followed_by_a_line_for_its_link(page
         seen += len(alone)
         assert not any(alone), [title for title in alone if title]
     assert seen > 30
+
+
+def test_small_lines_and_folded_output_are_no_larger_than_the_text_around_them(page, kinds: list[str]) -> None:
+    # Material's blocks set their own size (0.64rem): a small line of facts inside a
+    # block, a secondary block, or the folded rest of an output must not come out
+    # larger than the text it goes with.
+    seen = {"meta": 0, "more": 0, "secondary": 0}
+    for address in kinds:
+        page.goto(address)
+        page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+        found = page.evaluate(
+            """() => {
+                const px = e => parseFloat(getComputedStyle(e).fontSize);
+                const block = document.querySelector("article .ct-user, article .ct-assistant");
+                const out = {meta: [], more: [], secondary: []};
+                for (const meta of document.querySelectorAll("article :is(.admonition, details) .ct-meta")) {
+                    const text = meta.closest(".admonition, details");
+                    out.meta.push([meta.textContent.slice(0, 40), px(meta), px(text)]);
+                }
+                for (const more of document.querySelectorAll("article details.ct-more")) {
+                    const shown = more.parentElement.querySelector(":scope > pre code, :scope > .highlight code");
+                    const folded = more.querySelector("pre code");
+                    if (shown && folded) out.more.push([more.textContent.slice(0, 40), px(folded), px(shown)]);
+                }
+                for (const small of document.querySelectorAll("article :is(.ct-reminder, .ct-ide)")) {
+                    if (block) out.secondary.push([small.className, px(small), px(block)]);
+                }
+                return out;
+            }"""
+        )
+        for name, size, around in found["meta"] + found["secondary"]:
+            assert size < around, (address, name, size, around)
+        for name, folded, shown in found["more"]:
+            assert folded == shown, (address, name, folded, shown)
+        for kind in seen:
+            seen[kind] += len(found[kind])
+    assert all(seen.values()), seen
