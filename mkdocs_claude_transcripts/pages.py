@@ -52,6 +52,9 @@ from .toc import toc_from_json, toc_to_json
 log = get_plugin_logger("claude-transcripts")
 
 _TAG = re.compile(r"<(?!/?h[1-6][\s>])[^>]*>")
+# A heading's permalink (the toc extension's "¶"), which Material's index leaves out
+# of the title it shows; once the tags are gone, it could not tell it from the title.
+_PERMALINK = re.compile(r"<a [^>]*\bclass=\"headerlink\"[^>]*>.*?</a>", re.DOTALL)
 # Never in the search index: the summary block (figures, not words anyone searches
 # for) and the small lines of facts (usage, links between parts), which would fill
 # the excerpts of search results.
@@ -240,7 +243,8 @@ class Pages:
         hold all of it, and each search result would carry a whole page of text to
         the browser, which then took half a second a key to show results on a site
         of 12 MB of transcripts."""
-        return _TAG.sub(" ", TITLED.sub(r'<h2 id="\g<ident>">\g<title></h2>', _without(html, self._unindexed)))
+        html = _PERMALINK.sub("", _without(html, self._unindexed))
+        return _TAG.sub(" ", TITLED.sub(r'<h2 id="\g<ident>">\g<title></h2>', html))
 
     def full_view(self, page: Page) -> None:
         """Once the search plugin has read the page: its HTML again, for the template."""

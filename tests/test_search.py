@@ -85,3 +85,17 @@ def test_entries_go_into_an_index_written_in_another_order(tmp_path: Path) -> No
     assert [entry["location"].split("#")[0] for entry in data["docs"]] == ["", "t/"]
     assert "Some words" in data["docs"][1]["text"]
     assert not list((tmp_path / "spool").iterdir())  # the spool file is gone
+
+
+def test_a_title_in_the_index_leaves_out_the_permalink_of_its_heading(tmp_path: Path) -> None:
+    # With the toc extension's permalinks, each heading ends with a "¶" link;
+    # Material's index leaves it out of the titles it shows in results.
+    root = make_site(tmp_path, "markdown_extensions:\n  - toc:\n      permalink: true\n")
+    copy_tree(ROOT / "example_site" / "docs" / "transcripts", root / "docs" / "t")
+    (root / "docs" / "about.md").write_text("# About\n\nA page of the site's own.\n")
+    entries = json.loads((build(root) / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    titles = {entry["location"]: entry["title"] for entry in entries}
+    assert titles["about/"] == "About"
+    assert titles["t/3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13/"] == "Fix metric units in the forecast command"
+    assert titles["t/"] == "Transcripts"  # the index page
+    assert not [title for title in titles.values() if "¶" in title]
