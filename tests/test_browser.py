@@ -8,6 +8,7 @@ Playwright or Chromium is missing (``.ci/run`` installs both).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .browser import ARGS, built_example, serve
-from .conftest import ROOT, copy_tree
+from .conftest import ROOT, build, copy_tree
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -273,3 +274,36 @@ def test_small_lines_and_folded_output_are_no_larger_than_the_text_around_them(p
         for kind in seen:
             seen[kind] += len(found[kind])
     assert all(seen.values()), seen
+
+
+def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_address(page, tmp_path: Path) -> None:
+    root = tmp_path / "long"
+    copy_tree(ROOT / "example_site", root)
+    for made in ("site", ".cache"):
+        shutil.rmtree(root / made, ignore_errors=True)
+    address = "https://example.com/" + "averyverylongpathsegment" * 6
+    session = "5e55e555-0000-4000-8000-000000000001"
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": f"{address} fails to load"}},
+        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",
+                                          "content": [{"type": "text", "text": "Let me look."}]}},
+    ]  # fmt: skip
+    with (root / "docs" / "transcripts" / f"{session}.jsonl").open("w", encoding="utf-8") as out:
+        for number, line in enumerate(lines):
+            line.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, cwd="/tmp", version="2.1.30",
+                        parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None,
+                        timestamp=f"2025-05-05T10:00:0{number}.000Z")  # fmt: skip
+            out.write(json.dumps(line) + "\n")
+    measure = """() => {
+        const table = document.querySelector("article .ct-totals ~ .md-typeset__scrollwrap table");
+        const wrap = table.closest(".md-typeset__scrollwrap");
+        return [wrap.scrollWidth, wrap.clientWidth, table.rows[1].cells[1].getBoundingClientRect().width];
+    }"""
+    for url in serve(build(root)):
+        page.goto(f"{url}transcripts/")
+        assert "averyverylong" in page.locator("article table").inner_text()
+        wide, shown, _ = page.evaluate(measure)
+        assert wide <= shown, (wide, shown)  # every column in sight, none behind a scrollbar
+        page.set_viewport_size({"width": 390, "height": 800})
+        _, _, title = page.evaluate(measure)
+        assert title >= 120, title  # on a phone the table scrolls, its titles still a few words wide
