@@ -307,3 +307,29 @@ def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_addres
         page.set_viewport_size({"width": 390, "height": 800})
         _, _, title = page.evaluate(measure)
         assert title >= 120, title  # on a phone the table scrolls, its titles still a few words wide
+
+
+def test_a_page_opened_from_another_loads_without_a_full_reload_and_keeps_its_style(page, tmp_path: Path) -> None:
+    # navigation.instant fetches only the pages the sitemap lists at the site's own
+    # address (site_url): the example site, built for the address it is served at.
+    root = tmp_path / "instant"
+    copy_tree(ROOT / "example_site", root)
+    for made in ("site", ".cache"):
+        shutil.rmtree(root / made, ignore_errors=True)
+    (root / "site").mkdir()
+    served = serve(root / "site")
+    url = next(served)
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    (root / "mkdocs.yml").write_text(re.sub(r"(?m)^site_url: .*$", f"site_url: {url}", config), encoding="utf-8")
+    build(root)
+    page.goto(f"{url}transcripts/")
+    page.evaluate("window.sameDocument = true")
+    page.locator("article a", has_text="Fix metric units").first.click()
+    page.wait_for_url(f"**/{S1}/")
+    page.locator("article .ct-user").first.wait_for()
+    assert page.evaluate("window.sameDocument === true")  # not reloaded
+    border = page.evaluate("getComputedStyle(document.querySelector('article .ct-user')).borderLeftColor")
+    assert border == "rgb(68, 138, 255)", border
+    page.locator("article details.ct-tool-error > summary").first.click()
+    page.locator("article details.ct-tool-error pre").first.wait_for()
+    served.close()
