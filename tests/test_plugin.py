@@ -85,6 +85,17 @@ def test_a_link_to_a_transcripts_file_leads_to_its_page(tmp_path: Path) -> None:
         build(root)
 
 
+def test_a_transcript_page_has_the_width_of_the_empty_table_of_contents(tmp_path: Path) -> None:
+    """Its one heading is its title: Material's table of contents is hidden, not an empty
+    column beside the messages; a page of your own keeps its own."""
+    root = site_with_examples(tmp_path)
+    (root / "docs" / "notes.md").write_text("# Notes\n\n## A section\n\ntext\n")
+    site = build(root)
+    for page in (site / "sessions" / S1 / "index.html", site / "sessions" / "index.html"):
+        assert soup(page).select_one(".md-sidebar--secondary").has_attr("hidden"), page
+    assert not soup(site / "notes" / "index.html").select_one(".md-sidebar--secondary").has_attr("hidden")
+
+
 def test_transcripts_can_be_copied(tmp_path: Path) -> None:
     site = build(site_with_examples(tmp_path, options="copy_jsonl: true"))
     assert (site / "sessions" / f"{S1}.jsonl").is_file()

@@ -176,9 +176,10 @@ def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
     Themes print the title and tags into HTML unescaped (Material's nav and
     ``<title>``), so they are HTML-escaped here; JSON strings are YAML strings, so
     nothing can end the front matter early. ``render_macros: false`` keeps
-    mkdocs-macros away.
+    mkdocs-macros away. The page's one heading is its title, so Material's table of
+    contents would be an empty column beside it: hidden, the messages have its width.
     """
-    lines = ["---", f"title: {_yaml_text(title)}", "render_macros: false"]
+    lines = ["---", f"title: {_yaml_text(title)}", "render_macros: false", "hide: [toc]"]
     if tags:
         lines += ["tags:"] + [f"  - {_yaml_text(tag)}" for tag in tags]
     return lines + ["---", MARKER, ""]
