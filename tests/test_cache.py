@@ -23,8 +23,8 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.structure.pages import Page
 
 from mkdocs_claude_transcripts import cache as cache_module
-from mkdocs_claude_transcripts.cache import Cache
 from mkdocs_claude_transcripts import outputs, parallel
+from mkdocs_claude_transcripts.cache import Cache
 from mkdocs_claude_transcripts.pages import Pages
 from mkdocs_claude_transcripts.redact import Redactor
 from mkdocs_claude_transcripts.render import messages as messages_module

@@ -5,6 +5,7 @@ tags, and session.json against its published JSON Schema."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import jsonschema
@@ -170,12 +171,13 @@ def test_the_schema_holds_every_field_and_names_the_categories(example: Path) ->
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
     data = json.loads(exports(example)[0].read_text(encoding="utf-8"))
     assert not list(validator.iter_errors(data))
-    call = next(event for event in data["events"] if event["type"] == "tool_call")
-    for spoil in (lambda d: d.pop("events"), lambda d: d["stats"].pop("tokens"), lambda d: call["tool"].pop("category"),
-                  lambda d: call["tool"].update(category="bogus"), lambda d: d["stats"]["categories"].update(bogus={"calls": 1, "errors": 0, "tools": []}),
+    def call(d: dict) -> dict:
+        return next(event for event in d["events"] if event["type"] == "tool_call")["tool"]
+
+    for spoil in (lambda d: d.pop("events"), lambda d: d["stats"].pop("tokens"), lambda d: call(d).pop("category"),
+                  lambda d: call(d).update(category="bogus"), lambda d: d["stats"]["categories"].update(bogus={"calls": 1, "errors": 0, "tools": []}),
                   lambda d: d["messages"][0]["contentBlocks"].append({})):  # fmt: skip
         spoilt = json.loads(json.dumps(data))
-        call = next(event for event in spoilt["events"] if event["type"] == "tool_call")
         spoil(spoilt)
         assert list(validator.iter_errors(spoilt)), spoil
 
@@ -289,7 +291,7 @@ def _background_session(tmp_path: Path, *after: tuple) -> m.Session:
     ]  # fmt: skip
     for n, (type_, content, more) in enumerate(after):
         lines.append(line(f"x{n}", type_, content, **more))
-    for previous, one in zip(lines, lines[1:]):
+    for previous, one in pairwise(lines):
         one["parentUuid"] = previous["uuid"]
     path = tmp_path / "s1.jsonl"
     path.write_text("\n".join(json.dumps(one) for one in lines) + "\n")

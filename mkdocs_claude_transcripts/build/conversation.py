@@ -9,7 +9,6 @@ recorded in the file's report.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from ..report import FileReport, Level, Outcome
 from ..transcript import raw
 from ..transcript.jsonstrings import mapped
 from . import branches, replays, steering
+from .extras import as_text, checklist, citations, first_text, server_result_text, skills_text, sources_list
 from .results import error_text, output_of, whole
 from .user import classify
 
@@ -300,7 +300,7 @@ class Conversation:
         for block in content:
             match block:
                 case raw.TextBlock():
-                    sources = _citations(block.extra("citations"))
+                    sources = citations(block.extra("citations"))
                     if block.text.strip() or sources:
                         shown |= self._text(line, entry, block.text, response_id, sources)
                 case raw.ThinkingBlock():
@@ -324,10 +324,10 @@ class Conversation:
             body = body + "\n\n" + text if text.strip() else body
             cited += [source for source in sources if source not in cited]
             self._cited[id(previous)] = (body, cited)
-            previous.text = body + _sources_list(cited)
+            previous.text = body + sources_list(cited)
             self.report.mark(line, Outcome.MERGED)
             return True
-        message = m.AssistantText(text=text + _sources_list(sources), response_id=response_id)
+        message = m.AssistantText(text=text + sources_list(sources), response_id=response_id)
         if sources:
             self._cited[id(message)] = (text, list(dict.fromkeys(sources)))
         return self._emit(line, message, entry)
@@ -365,14 +365,14 @@ class Conversation:
         error = entry.error if isinstance(entry.error, dict) else {}
         attempt, most = whole(entry.extra("retryAttempt")), whole(entry.extra("maxRetries"))
         message = m.ApiError(
-            text=str(error.get("formatted") or error.get("message") or _as_text(entry.content) or _as_text(entry.error)),
+            text=str(error.get("formatted") or error.get("message") or as_text(entry.content) or as_text(entry.error)),
             status=whole(error.get("status")),
             retry=f"attempt {attempt} of {most}" if attempt and most else "",
         )
         self._emit(line, message, entry)
 
     def _local_command(self, line: int, entry: raw.SystemEntry) -> None:
-        text = _as_text(entry.content)
+        text = as_text(entry.content)
         if "<" not in text:
             self._note(line, entry)
             return
@@ -383,12 +383,12 @@ class Conversation:
     def _turn_duration(self, line: int, entry: raw.SystemEntry) -> None:
         ms = whole(entry.durationMs)
         title = f"Turn took {_duration(ms)}" if ms is not None and ms >= 0 else "Turn duration"
-        self._emit(line, m.SystemNote(subtype=entry.subtype, title=title, text=_as_text(entry.content)), entry)
+        self._emit(line, m.SystemNote(subtype=entry.subtype, title=title, text=as_text(entry.content)), entry)
 
     def _stop_hooks(self, line: int, entry: raw.SystemEntry) -> None:
         infos, errors = _list(entry.extra("hookInfos")), _list(entry.extra("hookErrors"))
         note = m.SystemNote(subtype=entry.subtype, title="Stop hooks", level="warning" if errors else "info")
-        note.text = "\n\n".join(str(e) for e in errors) if errors else _as_text(entry.content)
+        note.text = "\n\n".join(str(e) for e in errors) if errors else as_text(entry.content)
         note.details = {
             f"hook {i + 1}": str(h.get("command", h)) if isinstance(h, dict) else str(h) for i, h in enumerate(infos)
         }
@@ -397,7 +397,7 @@ class Conversation:
         self._emit(line, note, entry)
 
     def _recap(self, line: int, entry: raw.SystemEntry) -> None:
-        text = _as_text(entry.content)
+        text = as_text(entry.content)
         text = text.removesuffix(_RECAP_HINT)
         self._emit(line, m.SystemNote(subtype=entry.subtype, title="Recap", text=text), entry)
 
@@ -405,10 +405,10 @@ class Conversation:
         """A notice by level, or a system entry of a subtype with no form of its own."""
         level = _level(entry.level, entry.subtype)
         title = m.kind_title(entry.subtype or "") or {"warning": "Warning", "error": "Error"}.get(level, "Note")
-        note = m.SystemNote(subtype=entry.subtype, level=level, title=title, text=_as_text(entry.content))
+        note = m.SystemNote(subtype=entry.subtype, level=level, title=title, text=as_text(entry.content))
         if entry.subtype and entry.subtype not in SYSTEM_SUBTYPES:  # a kind not known: its other fields too
             fields = entry.model_dump(mode="json", exclude_unset=True)
-            note.details = {k: _as_text(v) for k, v in fields.items() if k not in _NOTE_FIELDS and v not in (None, "", [], {})}
+            note.details = {k: as_text(v) for k, v in fields.items() if k not in _NOTE_FIELDS and v not in (None, "", [], {})}
         self._emit(line, note, entry)
 
     def _attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
@@ -421,18 +421,18 @@ class Conversation:
         text, images = steering.prompt_text(prompt), _prompt_images(prompt)
         self._check_images(line, images)
         if not text and not images and prompt not in (None, "", [], {}):
-            text = _as_text(prompt)  # a prompt of a shape not known: its data, as it is
+            text = as_text(prompt)  # a prompt of a shape not known: its data, as it is
         self._steer(line, entry, text, images)
 
     def _hook(self, line: int, entry: raw.AttachmentEntry) -> None:
         data = _payloads_out(entry.attachment)
         blocking = data.get("blockingError")  # why a hook stopped a tool, or Claude (a text, or {blockingError, command})
-        said = [*(_as_text(data.get(k)) for k in _TEXT_KEYS), _as_text(data.get("message"))]
-        said.append(_as_text(blocking.get("blockingError") if isinstance(blocking, dict) else blocking))
+        said = [*(as_text(data.get(k)) for k in _TEXT_KEYS), as_text(data.get("message"))]
+        said.append(as_text(blocking.get("blockingError") if isinstance(blocking, dict) else blocking))
         text = _joined(said)
-        details = {k: _as_text(v) for k, v in data.items() if k not in _HOOK_FIELDS and v not in (None, "", [], {})}
+        details = {k: as_text(v) for k, v in data.items() if k not in _HOOK_FIELDS and v not in (None, "", [], {})}
         if isinstance(blocking, dict):
-            details.update({f"blockingError.{k}": _as_text(v) for k, v in blocking.items() if k != "blockingError" and v not in (None, "", [], {})})
+            details.update({f"blockingError.{k}": as_text(v) for k, v in blocking.items() if k != "blockingError" and v not in (None, "", [], {})})
         if not text.strip() and not details:
             self.report.mark(line, Outcome.METADATA)  # a hook that ran and said nothing
             return
@@ -445,8 +445,8 @@ class Conversation:
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
         data = entry.attachment
-        said = _checklist(data.get("content")) or _attachment_text(data)
-        text = "\n\n".join(p for p in (said, _skills_text(data.get("skills"))) if p.strip())
+        said = checklist(data.get("content")) or _attachment_text(data)
+        text = "\n\n".join(p for p in (said, skills_text(data.get("skills"))) if p.strip())
         if not text.strip():
             self.report.mark(line, Outcome.METADATA)
             return
@@ -465,7 +465,7 @@ class Conversation:
         data = _payloads_out(entry.attachment)
         kind = str(data.get("type") or "attachment")
         skip = ("type", *_TEXT_KEYS)
-        details = {k: _as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
+        details = {k: as_text(v) for k, v in data.items() if k not in skip and v not in (None, "", [], {})}
         note = m.SystemNote(subtype=kind, title=m.kind_title(kind), text=_attachment_text(data), details=details)
         self._emit(line, note, entry)
 
@@ -487,7 +487,7 @@ class Conversation:
         summary (the span itself stays on the page, where it was)."""
         summary = entry.extra("summary")
         if summary not in (None, "", [], {}) and not isinstance(summary, str):
-            summary = _as_text(summary)  # of a shape not known: its data, as it is
+            summary = as_text(summary)  # of a shape not known: its data, as it is
         if not isinstance(summary, str) or not summary.strip():
             content = entry.extra("summaryContent")
             summary = _COLLAPSED.sub("", content) if isinstance(content, str) else ""
@@ -555,7 +555,7 @@ class Conversation:
         call = self.calls.get(tool_use_id)
         if call is None or call.result is not None:
             return False
-        text, is_error = _server_result_text(_payloads_out(block.extra("content")))
+        text, is_error = server_result_text(_payloads_out(block.extra("content")))
         result = m.ToolResult(tool_use_id=tool_use_id, text=text, is_error=is_error)
         self._stamp(result, line, entry)
         result.anchor = call.anchor + "-result"
@@ -683,21 +683,6 @@ def _result_content(content: Any) -> _ResultContent:
     return found
 
 
-def _server_result_text(content: Any) -> tuple[str, bool]:
-    """What a server tool's result says: the pages a web search found (title, address,
-    age), an error's code, or any other content as JSON; and whether it is an error."""
-    if isinstance(content, dict) and str(content.get("type", "")).endswith("_error"):
-        return f"Error: {content.get('error_code') or _as_text(content)}", True
-    if isinstance(content, list) and content and all(isinstance(i, dict) and isinstance(i.get("url"), str) for i in content):
-        lines = []
-        for item in content:
-            title = item.get("title") if isinstance(item.get("title"), str) else ""
-            age = f" ({item['page_age']})" if isinstance(item.get("page_age"), str) else ""
-            lines.append(f"{title}\n  {item['url']}{age}" if title else f"{item['url']}{age}")
-        return "\n".join(lines), False
-    if isinstance(content, str):
-        return content, False
-    return ("" if content is None else json.dumps(content, indent=2, ensure_ascii=False)), False
 
 
 def _document(block: raw.DocumentBlock) -> m.Document:
@@ -735,7 +720,7 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
     """An attachment that carries a file, or lines of one, as the content model has
     it; None when its fields are not of the shapes Claude Code writes."""
     what = str(data.get("type"))
-    path = _first_text(data, "displayPath", "filename", "path", "planFilePath")
+    path = first_text(data, "displayPath", "filename", "path", "planFilePath")
     found = m.Attached(what=what, path=path)
     keys = ATTACHED.get(what)
     value = next((data[k] for k in keys or () if k in data), None)
@@ -755,7 +740,7 @@ def _attached(data: dict[str, Any]) -> m.Attached | None:
             return None  # a text of a shape not known: its fields, as they are
         value = file.get("content")
         found.start_line = whole(file.get("startLine"))
-        found.path = found.path or _first_text(file, "filePath", "path")
+        found.path = found.path or first_text(file, "filePath", "path")
     if value is not None and not isinstance(value, str):
         return None
     found.text = value or ""
@@ -780,7 +765,7 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
     then start at the line number). None when not of that shape."""
     if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("diagnostics"), list) for f in files):
         return None, ""
-    paths = [_first_text(f, "filePath", "uri", "path").removeprefix("file://") for f in files]
+    paths = [first_text(f, "filePath", "uri", "path").removeprefix("file://") for f in files]
     one = paths[0] if len(paths) == 1 else ""
     lines = []
     for file, path in zip(files, paths):
@@ -799,65 +784,16 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
     return "\n".join(lines), one
 
 
-def _sources_list(sources: list[str]) -> str:
-    return "\n\nSources:\n\n" + "\n".join(sources) if sources else ""
 
 
-def _citations(citations: Any) -> list[str]:
-    """The sources a text cites (``citations`` on a text block: a web page, or a part
-    of a document given with the prompt), as items of a list: title, address, the
-    words cited."""
-    if not isinstance(citations, list) or not citations:
-        return []
-    items = []
-    for cited in citations:
-        if not isinstance(cited, dict):
-            items.append(f"- {_as_text(cited)}")
-            continue
-        title = next((cited[k] for k in ("title", "document_title") if isinstance(cited.get(k), str) and cited[k]), "")
-        url = cited.get("url") if isinstance(cited.get("url"), str) else ""
-        if url.startswith(("http://", "https://")) and not any(c in url for c in " ()<>"):
-            label = re.sub(r"([\\\[\]])", r"\\\1", title or url)
-            where = f"[{label}]({url})"
-        else:
-            where = " ".join(p for p in (title, url) if p)
-        words = cited.get("cited_text") if isinstance(cited.get("cited_text"), str) else ""
-        items.append("- " + ": ".join(p for p in (where, f"\u201c{words}\u201d" if words else "") if p))
-    return items
 
 
-def _checklist(items: Any) -> str:
-    """The list of tasks a reminder gives the model (``todo_reminder``: TodoWrite's
-    todos; ``task_reminder``: the task list's tasks), as a checklist; "" for other content."""
-    if not isinstance(items, list) or not items or not all(isinstance(i, dict) and isinstance(i.get("status", ""), str) for i in items):
-        return ""
-    lines = []
-    for item in items:
-        text = _first_text(item, "content", "subject", "description")
-        if not text:
-            return ""
-        status = item.get("status") or "pending"
-        lines.append(f"- {m.TASK_MARKS.get(status, '☐')} {text}" + ("" if status in m.TASK_MARKS else f" ({status})"))
-    return "\n".join(lines)
 
 
-def _skills_text(skills: Any) -> str:
-    """The skills an ``invoked_skills`` attachment gives the model again after a
-    compaction: each one's name and path, then its text."""
-    if not isinstance(skills, list):
-        return ""
-    parts = []
-    for skill in skills:
-        if not isinstance(skill, dict):
-            parts.append(_as_text(skill))
-            continue
-        name = " · ".join(str(skill[k]) for k in ("name", "path") if isinstance(skill.get(k), str) and skill[k])
-        parts.extend(p for p in (f"Skill: {name}" if name else "", _as_text(skill.get("content"))) if p.strip())
-    return "\n\n".join(parts)
 
 
 def _attachment_text(data: dict[str, Any]) -> str:
-    return _joined(_as_text(data.get(k)) for k in _TEXT_KEYS)
+    return _joined(as_text(data.get(k)) for k in _TEXT_KEYS)
 
 
 def _joined(texts: Iterable[str]) -> str:
@@ -907,14 +843,6 @@ def _read_text(path: str) -> str:
 _NOTE_FIELDS = frozenset({"type", "subtype", "level", "content", *raw.Envelope.model_fields})
 
 
-def _as_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "\n\n".join(value)
-    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 def _list(value: Any) -> list[Any]:
@@ -927,9 +855,6 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _first_text(data: dict[str, Any], *keys: str) -> str:
-    """The first non-empty string of ``data`` under one of ``keys``, or ""."""
-    return next((value for key in keys if isinstance(value := data.get(key), str) and value), "")
 
 
 def _level(level: str | None, subtype: str | None) -> str:
