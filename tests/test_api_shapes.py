@@ -61,8 +61,10 @@ def test_the_sources_a_text_cites_are_listed_after_it(tmp_path: Path) -> None:
     done = converted(tmp_path, 82, entry(1), answer(2, cited))
     page = done.pages[0].markdown
     answer_at = page.index("MkDocs 1.6 is the current release.")
-    assert answer_at < page.index("[Release \\[notes\\]](https://example.org/news): \u201c1.6 was released in April.\u201d")
-    assert "CHANGELOG: \u201cVersion 1.6\u201d" in page
+    assert answer_at < page.index("- Release \\[notes\\] · <https://example.org/news>: \u201c1\\.6 was released in April.\u201d")
+    assert "- CHANGELOG: \u201cVersion 1.6\u201d" in page
+    block = json.loads(done.assets[-1].content)["messages"][1]["contentBlocks"][0]  # session.json keeps them with the text
+    assert [s["url"] for s in block["sources"]] == ["https://example.org/news", ""] and block["sources"][1]["title"] == "CHANGELOG"
 
 
 def test_the_sources_of_an_answer_in_parts_follow_the_whole_answer_once(tmp_path: Path) -> None:
@@ -76,7 +78,7 @@ def test_the_sources_of_an_answer_in_parts_follow_the_whole_answer_once(tmp_path
     done = converted(tmp_path, 83, entry(1), answer(2, *parts))
     page = done.pages[0].markdown
     assert page.count("Sources:") == 1 and page.count("https://example.org/a") == 1
-    assert page.index("the end.") < page.index("Sources:") < page.index("[A](https://example.org/a)") < page.index("[B](https://example.org/b)")
+    assert page.index("the end.") < page.index("Sources:") < page.index("A · <https://example.org/a>") < page.index("B · <https://example.org/b>")
 
 
 def test_an_edit_of_every_occurrence_says_so_with_its_diff_or_with_the_patch_recorded(tmp_path: Path) -> None:
@@ -95,5 +97,5 @@ def test_the_task_list_a_reminder_gives_the_model_is_a_checklist(tmp_path: Path)
         {"content": "Test it", "status": "in_progress", "activeForm": "Testing it"}]}  # fmt: skip
     tasks = {"type": "task_reminder", "itemCount": 1, "content": [{"id": "1", "subject": "Ship the release", "status": "blocked"}]}
     page = converted(tmp_path, 86, entry(1), entry(2, "attachment", attachment=todos), entry(3, "attachment", attachment=tasks)).pages[0].markdown
-    assert "☑ Write the parser" in page and "◐ Test it" in page and "☐ Ship the release (blocked)" in page
+    assert "☑ Write the parser" in page and "◐ **Test it**" in page and "☐ Ship the release (blocked)" in page
     assert "activeForm" not in page

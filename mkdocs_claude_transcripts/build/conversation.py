@@ -20,7 +20,7 @@ from ..report import FileReport, Level, Outcome
 from ..transcript import raw
 from ..transcript.jsonstrings import mapped
 from . import branches, replays, steering
-from .extras import as_text, checklist, citations, first_text, server_result_text, skills_text, sources_list
+from .extras import as_text, citations, first_text, server_result_text, skills_text, tasks_of
 from .results import error_text, output_of, whole
 from .user import classify
 
@@ -115,7 +115,6 @@ class Conversation:
         self._target: list[m.AnyMessage] = self.messages
         self._steering: dict[int, tuple[str, bool]] = {}
         self._again: set[int] = set()  # lines that write again what earlier lines wrote (replays.py)
-        self._cited: dict[int, tuple[str, list[str]]] = {}  # by id of an answer: its text, the sources it cites
 
     # ------------------------------------------------------------ entry points
 
@@ -315,22 +314,18 @@ class Conversation:
             # Only empty text, or a tool call already seen: part of a response shown elsewhere.
             self.report.mark(line, Outcome.MERGED)
 
-    def _text(self, line: int, entry: raw.AssistantEntry, text: str, response_id: str, sources: list[str]) -> bool:
-        """Text streamed in several parts of one response is shown as one message; the
-        sources its parts cite are listed once, after the whole of it."""
+    def _text(self, line: int, entry: raw.AssistantEntry, text: str, response_id: str, sources: list[m.Source]) -> bool:
+        """Text streamed in several parts of one response is shown as one message, citing
+        each source its parts cite once."""
         previous = self._target[-1] if self._target else None
         if isinstance(previous, m.AssistantText) and previous.response_id == response_id:
-            body, cited = self._cited.get(id(previous), (previous.text, []))
-            body = body + "\n\n" + text if text.strip() else body
-            cited += [source for source in sources if source not in cited]
-            self._cited[id(previous)] = (body, cited)
-            previous.text = body + sources_list(cited)
+            if text.strip():
+                previous.text += "\n\n" + text
+            previous.sources += [source for source in sources if source not in previous.sources]
             self.report.mark(line, Outcome.MERGED)
             return True
-        message = m.AssistantText(text=text + sources_list(sources), response_id=response_id)
-        if sources:
-            self._cited[id(message)] = (text, list(dict.fromkeys(sources)))
-        return self._emit(line, message, entry)
+        once = [source for n, source in enumerate(sources) if source not in sources[:n]]
+        return self._emit(line, m.AssistantText(text=text, response_id=response_id, sources=once), entry)
 
     def _count(self, response_id: str, body: raw.MessageBody) -> None:
         """Usage repeats on each line of a response, growing as it streams: keep the largest."""
@@ -445,12 +440,12 @@ class Conversation:
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
         data = entry.attachment
-        said = checklist(data.get("content")) or _attachment_text(data)
-        text = "\n\n".join(p for p in (said, skills_text(data.get("skills"))) if p.strip())
-        if not text.strip():
+        tasks = tasks_of(data.get("content"))
+        text = "\n\n".join(p for p in ("" if tasks else _attachment_text(data), skills_text(data.get("skills"))) if p.strip())
+        if not text.strip() and not tasks:
             self.report.mark(line, Outcome.METADATA)
             return
-        self._emit(line, m.Reminder(text=text), entry)
+        self._emit(line, m.Reminder(text=text, tasks=tasks), entry)
 
     def _attached(self, line: int, entry: raw.AttachmentEntry) -> None:
         """A file or text Claude Code attached; one not of the shape known is shown

@@ -5,7 +5,6 @@ the tasks and skills Claude Code gives the model again."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from .. import model as m
@@ -43,46 +42,31 @@ def server_result_text(content: Any) -> tuple[str, bool]:
     return ("" if content is None else json.dumps(content, indent=2, ensure_ascii=False)), False
 
 
-def sources_list(sources: list[str]) -> str:
-    return "\n\nSources:\n\n" + "\n".join(sources) if sources else ""
-
-
-def citations(citations: Any) -> list[str]:
+def citations(cited: Any) -> list[m.Source]:
     """The sources a text cites (``citations`` on a text block: a web page, or a part
-    of a document given with the prompt), as items of a list: title, address, the
-    words cited."""
-    if not isinstance(citations, list) or not citations:
+    of a document given with the prompt): title, address, the words cited."""
+    if not isinstance(cited, list):
         return []
-    items = []
-    for cited in citations:
-        if not isinstance(cited, dict):
-            items.append(f"- {as_text(cited)}")
+    found = []
+    for item in cited:
+        if not isinstance(item, dict):
+            found.append(m.Source(title=as_text(item)))
             continue
-        title = next((cited[k] for k in ("title", "document_title") if isinstance(cited.get(k), str) and cited[k]), "")
-        url = cited.get("url") if isinstance(cited.get("url"), str) else ""
-        if url.startswith(("http://", "https://")) and not any(c in url for c in " ()<>"):
-            label = re.sub(r"([\\\[\]])", r"\\\1", title or url)
-            where = f"[{label}]({url})"
-        else:
-            where = " ".join(p for p in (title, url) if p)
-        words = cited.get("cited_text") if isinstance(cited.get("cited_text"), str) else ""
-        items.append("- " + ": ".join(p for p in (where, f"\u201c{words}\u201d" if words else "") if p))
-    return items
+        title = first_text(item, "title", "document_title")
+        url = item.get("url") if isinstance(item.get("url"), str) else ""
+        words = item.get("cited_text") if isinstance(item.get("cited_text"), str) else ""
+        found.append(m.Source(title=title, url=url, cited_text=words))
+    return found
 
 
-def checklist(items: Any) -> str:
-    """The list of tasks a reminder gives the model (``todo_reminder``: TodoWrite's
-    todos; ``task_reminder``: the task list's tasks), as a checklist; "" for other content."""
-    if not isinstance(items, list) or not items or not all(isinstance(i, dict) and isinstance(i.get("status", ""), str) for i in items):
-        return ""
-    lines = []
-    for item in items:
-        text = first_text(item, "content", "subject", "description")
-        if not text:
-            return ""
-        status = item.get("status") or "pending"
-        lines.append(f"- {m.TASK_MARKS.get(status, '☐')} {text}" + ("" if status in m.TASK_MARKS else f" ({status})"))
-    return "\n".join(lines)
+def tasks_of(items: Any) -> list[m.Todo]:
+    """The tasks a reminder of the todo or task list gives the model (``todo_reminder``:
+    TodoWrite's todos; ``task_reminder``: the task list's tasks); none for other content."""
+    if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("status", ""), str) for i in items):
+        return []
+    tasks = [m.Todo(content=first_text(item, "content", "subject", "description"), status=item.get("status") or "pending",
+                    active_form=first_text(item, "activeForm")) for item in items]  # fmt: skip
+    return tasks if all(task.content for task in tasks) else []
 
 
 def skills_text(skills: Any) -> str:

@@ -31,9 +31,16 @@ class _Camel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, json_schema_serialization_defaults_required=True)
 
 
+class Source(_Camel):
+    title: str = ""
+    url: str = ""
+    cited_text: str = ""
+
+
 class TextBlock(_Camel):
     typename: Literal["TextBlock"] = Field("TextBlock", alias="__typename")
     text: str
+    sources: list[Source] = Field(default_factory=list, description="the sources an answer cites (web pages, parts of documents)")
 
 
 class ToolUseBlock(_Camel):
@@ -195,7 +202,8 @@ def _transcript_messages(message: m.AnyMessage, sidechain: bool, rewound: bool) 
         text = _user_text(message)
         return [made("user", "user", [TextBlock(text=text)] if text else [], text)]
     if isinstance(message, m.AssistantText):
-        return [made("assistant", "assistant", [TextBlock(text=message.text)], message.text)]
+        sources = [Source(title=s.title, url=s.url, cited_text=s.cited_text) for s in message.sources]
+        return [made("assistant", "assistant", [TextBlock(text=message.text, sources=sources)], message.text)]
     if isinstance(message, m.Thinking):
         return [made("assistant", "assistant", [ThinkingBlock(thinking=message.text)])]
     if isinstance(message, m.ToolCall):
@@ -237,4 +245,6 @@ def _system_text(message: m.AnyMessage) -> str:
         return "\n\n".join(part for part in (message.title, message.text) if part)
     if isinstance(message, m.Attached):
         return "\n\n".join(part for part in (message.heading, message.content) if part)
+    if isinstance(message, m.Reminder):  # its tasks, a line each: the task and its status
+        return "\n\n".join(part for part in ("\n".join(f"{task.content} ({task.status})" for task in message.tasks), message.text) if part)
     return getattr(message, "text", "")

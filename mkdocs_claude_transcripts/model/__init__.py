@@ -28,6 +28,7 @@ from .messages import (
     Response,
     ShellCommand,
     SlashCommand,
+    Source,
     Steering,
     SystemNote,
     TaskNotification,
@@ -42,7 +43,6 @@ from .messages import (
 from .session import Agent, Session, anchors_of, by_starter, map_strings, walk
 from .tools import (
     INPUTS,
-    TASK_MARKS,
     AgentOutput,
     AnswerOutput,
     AnyOutput,
@@ -88,7 +88,6 @@ from .tools import (
 
 __all__ = [
     "INPUTS",
-    "TASK_MARKS",
     "Agent",
     "anchors_of",
     "by_starter",
@@ -133,6 +132,7 @@ __all__ = [
     "QuestionOption",
     "ReadInput",
     "Reminder",
+    "Source",
     "Response",
     "Session",
     "ShellCommand",

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .tools import AnyOutput
+from .tools import AnyOutput, Todo
 
 
 def kind_title(kind: str) -> str:
@@ -195,10 +195,12 @@ class TeammateMessage(Message):
 
 
 class Reminder(Message):
-    """A ``<system-reminder>`` Claude Code sent on its own, not attached to a prompt."""
+    """A ``<system-reminder>`` Claude Code sent on its own, not attached to a prompt;
+    the tasks of a reminder of the todo or task list."""
 
     kind: Literal["reminder"] = "reminder"
     text: str = ""
+    tasks: list[Todo] = Field(default_factory=list)
 
 
 class Attached(Message):
@@ -255,10 +257,19 @@ class Compaction(Message):
 # ---------------------------------------------------------------- Claude's side
 
 
+class Source(Node):
+    """A source a text cites (``citations``): a web page, or a part of a document."""
+
+    title: str = ""
+    url: str = ""
+    cited_text: str = ""
+
+
 class AssistantText(Message):
     kind: Literal["assistant_text"] = "assistant_text"
     text: str = ""
     response_id: str | None = None
+    sources: list[Source] = Field(default_factory=list)
 
 
 class Thinking(Message):

@@ -69,11 +69,6 @@ class AgentOutput(_Model):
     duration_ms: int | None = None
 
 
-# A task's status as a checklist's mark (TodoWrite, TaskCreate and TaskUpdate, and the
-# reminders of the list Claude Code gives the model).
-TASK_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
-
-
 class Todo(_Model):
     content: str = ""
     status: str = "pending"

@@ -13,9 +13,9 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, fence, fields, image, inline, link, meta, outside_code, permalink, prose
+from .markdown import block, bullets, fence, fields, image, inline, link, meta, outside_code, permalink, prose, web_link
 from .text import numbered, strip_ansi
-from .tools import language_of, render_call, result_extras, shown_images, text_output
+from .tools import checklist, language_of, render_call, result_extras, shown_images, text_output
 
 # Kinds of block (CSS classes).
 USER, ASSISTANT, THINKING, COMMAND = "ct-user", "ct-assistant", "ct-thinking", "ct-command"
@@ -204,7 +204,9 @@ def _teammate(message: m.TeammateMessage, ctx: PageContext) -> list[str]:
 
 
 def _reminder(message: m.Reminder, ctx: PageContext) -> list[str]:
-    return titled(ctx, REMINDER, "System reminder", message, prose(message.text), "closed")
+    tasks = checklist((task.content, task.status) for task in message.tasks)
+    body = tasks + ([""] if tasks and message.text.strip() else []) + (prose(message.text) if message.text.strip() else [])
+    return titled(ctx, REMINDER, "System reminder", message, body, "closed")
 
 
 # The title of each kind of file or text Claude Code attached (model.Attached).
@@ -271,7 +273,17 @@ def _compaction(message: m.Compaction, ctx: PageContext) -> list[str]:
 
 
 def _assistant_text(message: m.AssistantText, ctx: PageContext) -> list[str]:
-    return titled(ctx, ASSISTANT, "Claude", message, prose(message.text))
+    body = prose(message.text) if message.text.strip() else []
+    if message.sources:
+        body += ([""] if body else []) + meta("Sources:") + [""] + bullets(_source(source) for source in message.sources)
+    return titled(ctx, ASSISTANT, "Claude", message, body)
+
+
+def _source(source: m.Source) -> str:
+    """A source a text cites: its title, its address (a link when it is a web address),
+    the words cited."""
+    where = " · ".join(part for part in (inline(source.title) if source.title else "", web_link(source.url) if source.url else "") if part)
+    return where + (f": “{inline(source.cited_text)}”" if source.cited_text else "")
 
 
 def _thinking(message: m.Thinking, ctx: PageContext) -> list[str]:

@@ -378,7 +378,20 @@ class WorkflowView(ToolView):
         return lines
 
 
-_MARKS = m.TASK_MARKS
+# A task's status as a checklist's mark (TodoWrite, TaskCreate and TaskUpdate, and the
+# reminders of the list Claude Code gives the model).
+_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+
+
+def checklist(tasks: Iterable[tuple[str, str]]) -> list[str]:
+    """A list of tasks, each ``(text, status)``: its mark, the one in progress in bold,
+    a status of another name after it."""
+    lines = []
+    for content, status in tasks:
+        text = inline(content)
+        after = "" if status in _MARKS else f" ({inline(status)})"
+        lines.append(f"- {_MARKS.get(status, '☐')} " + (f"**{text}**" if status == "in_progress" else text) + after)
+    return lines
 
 
 class TodoView(ToolView):
@@ -388,12 +401,7 @@ class TodoView(ToolView):
         return f"{done} of {len(args.todos)} done"
 
     def input(self, call: m.ToolCall, args: m.TodoWriteInput, ctx: PageContext) -> list[str]:
-        lines = []
-        for todo in args.todos:
-            mark = _MARKS.get(todo.status, "☐")
-            text = inline(todo.content)
-            lines.append(f"- {mark} " + (f"**{text}**" if todo.status == "in_progress" else text))
-        return lines
+        return checklist((todo.content, todo.status) for todo in args.todos)
 
 
 class TaskListView(ToolView):
