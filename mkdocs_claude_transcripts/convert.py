@@ -10,6 +10,7 @@ or a single file, without MkDocs.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -133,12 +134,26 @@ def _in_folder(path: str, given: list[str]) -> bool:
 
 def write_session(done: Converted, out: Path, change: Flavour) -> Converted:
     """Write the pages and images of a session into ``out``; the session without
-    their content, which is written."""
+    their content, which is written. Pages this command wrote before in the session's
+    folder that the session no longer has (a later part, a subagent's page, of a
+    session that is shorter now) are removed."""
     for page in done.pages:
         _write(out, page.src_uri, change(page.markdown))
+    _remove_stale(out, {page.src_uri for page in done.pages})
     for asset in done.assets:
         _write(out, asset.src_uri, asset.content)
     return replace(done, pages=[replace(page, markdown="") for page in done.pages], assets=[replace(asset, content=b"") for asset in done.assets])
+
+
+def _remove_stale(out: Path, written: set[str]) -> None:
+    """Remove the pages of this command's making (they start with its marker) in the
+    folders of ``written`` that are not among them."""
+    for folder in {posixpath.dirname(src_uri) for src_uri in written}:
+        if not folder:  # the output folder itself: the index, a site's own pages
+            continue
+        for path in (out / folder).glob("*.md"):
+            if f"{folder}/{path.name}" not in written and path.is_file() and _ours(path):
+                path.unlink()
 
 
 def write_folder_rest(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
@@ -175,13 +190,18 @@ def _taken(out: Path | None) -> Callable[[str], bool]:
     def taken(src_uri: str) -> bool:
         if out is None or not (out / src_uri).is_file():
             return False
-        try:
-            with open(out / src_uri, encoding="utf-8", errors="replace") as handle:
-                return MARKER not in handle.read(4096)
-        except OSError:
-            return True
+        return not _ours(out / src_uri)
 
     return taken
+
+
+def _ours(path: Path) -> bool:
+    """Whether the page at ``path`` is one this command wrote (it starts with its marker)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return MARKER in handle.read(4096)
+    except OSError:
+        return False
 
 
 def _write(out: Path, src_uri: str, content: bytes | str) -> None:

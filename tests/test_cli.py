@@ -250,3 +250,16 @@ def test_a_time_at_the_calendars_end_is_named_in_any_time_zone(tmp_path: Path, c
     status, _, err = convert(str(tmp_path / f"{S1}.jsonl"), "-o", str(tmp_path / "out"), "--timezone", "America/New_York", capsys=capsys)
     assert status == 0, err
     assert f"{S1}.jsonl:2: timestamp '0001-01-01T00:00:00.000Z' is not a date and time" in err
+
+
+def test_a_session_converted_again_leaves_none_of_its_former_pages(tmp_path: Path, capsys) -> None:
+    given = tmp_path / "given"
+    shutil.copytree(EXAMPLE, given, ignore=shutil.ignore_patterns("9c41*", "d07e*", "agent-b7e20f1.jsonl"))
+    out = tmp_path / "out"
+    assert convert(str(given), "-o", str(out), capsys=capsys)[0] == 0
+    assert (out / S1 / "agent-a41c7e2.md").is_file()
+    (out / S1 / "notes.md").write_text("# My notes on this session\n")  # a page of another making
+    shutil.rmtree(given / S1)  # the session without its subagent now
+    status, _, err = convert(str(given), "-o", str(out), capsys=capsys)
+    assert status == 0, err
+    assert sorted(p.name for p in (out / S1).iterdir()) == ["index.md", "notes.md", "session.json"]
