@@ -263,3 +263,16 @@ def test_a_session_converted_again_leaves_none_of_its_former_pages(tmp_path: Pat
     status, _, err = convert(str(given), "-o", str(out), capsys=capsys)
     assert status == 0, err
     assert sorted(p.name for p in (out / S1).iterdir()) == ["index.md", "notes.md", "session.json"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 needs a file system that takes any bytes")
+def test_a_file_name_that_is_not_utf8_is_linked_from_the_index(tmp_path: Path, capsys) -> None:
+    import os
+
+    given = tmp_path / "given"
+    given.mkdir()
+    shutil.copyfile(EXAMPLE / f"{S1}.jsonl", given / os.fsdecode(b"caf\xe9 notes.jsonl"))
+    status, _, err = convert(str(given), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0, err
+    assert "](caf%E9%20notes/index.md)" in (tmp_path / "out" / "index.md").read_text()
+    assert (tmp_path / "out" / os.fsdecode(b"caf\xe9 notes") / "index.md").is_file()

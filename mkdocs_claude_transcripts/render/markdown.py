@@ -999,11 +999,12 @@ def link(text: str, target: str) -> Made:
 
 def _url(target: str) -> str:
     """``target`` (a path, maybe with an anchor, which is made of ``_ANCHOR_NAME``'s
-    characters) %-encoded: a ``#`` in a folder's name too."""
+    characters) %-encoded: a ``#`` in a folder's name too; a byte of a file's name that
+    is not UTF-8 (kept by Python as a lone surrogate) as itself."""
     path, hashed, anchor = target.rpartition("#")
     if hashed and _ANCHOR_NAME.fullmatch(anchor):
-        return quote(path, safe="/") + "#" + anchor
-    return quote(target, safe="/")
+        return quote(path, safe="/", errors="surrogateescape") + "#" + anchor
+    return quote(target, safe="/", errors="surrogateescape")
 
 
 _ANCHOR_NAME = re.compile(r"[A-Za-z0-9_-]*")
