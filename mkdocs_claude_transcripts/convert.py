@@ -51,6 +51,8 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     files = list(source_files(request.paths, skipped))
     if not request.single_file and not request.report and not request.out:
         raise UsageError("say where to write the pages: -o FOLDER (or --single-file, or --report)")
+    if not request.single_file and not request.report and request.out == "-":
+        raise UsageError("-o -: pages go into a folder; only --single-file writes to stdout")
     out = None if request.report or request.single_file else Path(request.out or ".")
     _check_output(out, None if out is not None or request.report or request.out in (None, "-") else Path(request.out))
     for folder in skipped:
@@ -178,6 +180,8 @@ def _check_output(folder: Path | None, file: Path | None) -> None:
         raise UsageError(f"-o {file}: is a folder; --single-file writes a file")
     for place in (folder, file and file.parent):
         existing = next((p for p in (place, *place.parents) if p.exists()), None) if place is not None else None
+        if existing is not None and not existing.is_dir():
+            raise UsageError(f"-o {folder or file}: {existing} is a file, not a folder")
         if existing is not None and not os.access(existing, os.W_OK):
             raise UsageError(f"-o {folder or file}: {existing} cannot be written to")
 

@@ -240,6 +240,11 @@ def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path: Path, capsy
     assert status == 2 and "is a folder" in err
     status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", "-o", str(tmp_path / "new" / "x.md"), capsys=capsys)
     assert status == 0 and "Fix metric units" in (tmp_path / "new" / "x.md").read_text()
+    for args in (("-o", str(tmp_path / "afile" / "pages")), ("--single-file", "-o", str(tmp_path / "afile" / "x.md"))):
+        status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), *args, capsys=capsys)
+        assert status == 2 and "afile is a file, not a folder" in err  # not a traceback
+    status, out, err = convert(str(EXAMPLE / f"{S1}.jsonl"), "-o", "-", capsys=capsys)
+    assert status == 2 and "--single-file" in err and out == "" and not Path("-").exists()
 
 
 def test_a_time_at_the_calendars_end_is_named_in_any_time_zone(tmp_path: Path, capsys) -> None:
