@@ -281,3 +281,17 @@ def test_a_file_name_that_is_not_utf8_is_linked_from_the_index(tmp_path: Path, c
     assert status == 0, err
     assert "](caf%E9%20notes/index.md)" in (tmp_path / "out" / "index.md").read_text()
     assert (tmp_path / "out" / os.fsdecode(b"caf\xe9 notes") / "index.md").is_file()
+
+
+def test_the_documented_workflow_gives_file_names_to_the_shell_as_they_are() -> None:
+    import yaml
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(re.findall(r"```yaml\n(.*?)```", text, re.S)[-1])
+    steps = workflow["jobs"]["preview"]["steps"]
+    scripts = [step["run"] for step in steps if "run" in step]
+    # An expression in a script is pasted into it: a file name with a space cut in two, with $(...) run.
+    assert not [script for script in scripts if "${{" in script]
+    assert any("git diff -z" in script and '"${files[@]}"' in script for script in scripts)
+    comment = next(step for step in steps if "gh pr comment" in step.get("run", ""))
+    assert "head.repo.full_name == github.repository" in comment["if"]  # a fork's token may not comment
