@@ -24,7 +24,7 @@ from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
 from .render.guard import MARKER
-from .render.index import index_pages
+from .render.index import contents, index_pages
 from .report import Level, condensed
 from .workers import cores, in_workers
 
@@ -92,7 +92,7 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     if request.report:
         print(report_text(converted), file=stdout, end="")
     elif request.single_file:
-        text = single_file(converted, request.flavour, request.max_chars)
+        text = single_file(converted, request.flavour, request.max_chars, options)
         if request.out in (None, "-"):
             stdout.write(text)
         else:
@@ -217,10 +217,12 @@ def _write(out: Path, src_uri: str, content: bytes | str) -> None:
         target.write_bytes(content)
 
 
-def single_file(converted: list[Converted], flavour: str, max_chars: int | None) -> str:
-    """Every page, one after another, in one file, cut to ``max_chars`` if given."""
+def single_file(converted: list[Converted], flavour: str, max_chars: int | None, options: RenderOptions) -> str:
+    """Every page, one after another, in one file, cut to ``max_chars`` if given; of
+    several sessions, a list of them first (a file cut short still names them all)."""
+    first = [contents([done.row for done in converted], options)] if len(converted) > 1 else []
     try:
-        return one_file([page.markdown for done in converted for page in done.pages], FLAVOURS[flavour], max_chars)
+        return one_file(first + [page.markdown for done in converted for page in done.pages], FLAVOURS[flavour], max_chars)
     except ValueError as problem:
         raise UsageError(f"--max-chars {max_chars}: {problem}") from None
 

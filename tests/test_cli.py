@@ -101,6 +101,17 @@ def test_a_single_github_file_fits_a_comment_and_holds_no_material_syntax(tmp_pa
     assert "Kelvin" in whole and "Trace the units option" in whole
 
 
+def test_a_single_file_of_several_sessions_names_them_all_first_even_cut_short(capsys) -> None:
+    """A pull request adding many transcripts: its comment, cut to fit, showed the first
+    session alone, and said nothing of the others."""
+    titles = ["Fix metric units in the forecast command", "Plan the sync design for offline notes", "RSS feed for the blog"]
+    status, cut, _ = convert(str(EXAMPLE), "--single-file", "--flavour", "github", "--max-chars", "3000", capsys=capsys)
+    assert status == 0 and "**3 sessions**" in cut and "more blocks are not shown here" in cut
+    assert all(cut.index(title) < cut.index("# Fix metric units") for title in titles)
+    status, one, _ = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", capsys=capsys)
+    assert status == 0 and "one after another below" not in one
+
+
 def test_a_single_file_is_written_where_asked(tmp_path: Path, capsys) -> None:
     target = tmp_path / "comment.md"
     status, out, _ = convert(str(EXAMPLE / f"{S1}.jsonl"), "--single-file", "-o", str(target), capsys=capsys)

@@ -61,6 +61,17 @@ def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str =
     return pages
 
 
+def contents(rows: list[Row], options: RenderOptions) -> str:
+    """The sessions one file holds one after another (the command line's single file):
+    a line each, in that order, so that all are named even where the file is cut."""
+    items = []
+    for row in rows:
+        date = options.local(row.started).strftime("%Y-%m-%d") if row.started else ""
+        facts = [date, plural(row.messages, "message"), plural(row.tool_calls, "tool call")]
+        items.append(f"- {inline(row.title)} · " + " · ".join(fact for fact in facts if fact))
+    return "\n".join([f"**{plural(len(rows), 'session')}**, one after another below:", "", *items, ""])
+
+
 def _parts(rows: list[str], limit: int) -> list[list[str]]:
     """The rows of the index's table in parts that weigh about ``limit`` (as pages
     are weighed, cut.py; 0: one part)."""
