@@ -54,9 +54,11 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
     problems: list[str] = []
     i = 0
     count = 0
+    commented = False  # in an HTML comment (<!-- ... -->), whose blocks are left alone
     while i < len(lines):
-        opened = fence_open(lines[i])
+        opened = None if commented else fence_open(lines[i])
         if not opened:
+            commented = _in_comment(lines[i], commented)
             out.append(lines[i])
             i += 1
             continue
@@ -79,6 +81,16 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
             out += block  # another fence: its text is not looked into
         i = end + 1
     return "\n".join(out), problems
+
+
+def _in_comment(line: str, commented: bool) -> bool:
+    """Whether an HTML comment is still open after ``line``: one that a line begins
+    (``<!--``) and does not end (``-->``), up to the line that ends it. An excerpt
+    in it would end it early (at the first ``-->`` of its own), its Markdown shown."""
+    if commented:
+        return "-->" not in line
+    stripped = line.lstrip()
+    return stripped.startswith("<!--") and "-->" not in stripped[4:]
 
 
 def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]], prefix: str, options: Any) -> list[str]:

@@ -108,6 +108,17 @@ def test_blocks_inside_other_fences_are_left_alone(tmp_path: Path) -> None:
     assert not built.select(".ct-user")
 
 
+def test_blocks_in_an_html_comment_are_left_alone(tmp_path: Path) -> None:
+    """A block commented out stays out: an excerpt there would end the comment at its
+    own first "-->", and the rest of its Markdown would show on the page."""
+    page = "# Notes\n\n<!--\n" + block(path=f"../transcripts/{S2}.jsonl") + "-->\n\nAfter.\n\n" + block(path=f"../transcripts/{S2}.jsonl", turns="2")
+    built = article(build(site(tmp_path, page)))
+    text = built.get_text(" ")
+    assert "We need notes to work offline" not in text  # turn 1: only in the commented block
+    assert "keep the conflict copies out" in text  # the block after the comment is shown
+    assert "-->" not in text and "ct-text" not in text and "After." in text
+
+
 def test_an_excerpt_of_a_session_left_out_of_the_site_links_nowhere(tmp_path: Path) -> None:
     page = "# Notes\n\n" + block(path=f"../transcripts/{S1}.jsonl")
     built = article(build(site(tmp_path, page, options=f"exclude: '{S1}*'")))  # strict: no broken link
