@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 NAME = "claude-transcript"
 _KEYS = {"path", "from", "to", "turns", "search", "thinking", "tool_calls", "link"}
+_BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 _CHOICES = {"thinking": ("shown", "collapsed", "hidden"), "tool_calls": ("open", "collapsed", "hidden")}
 
 
@@ -97,7 +98,8 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     from .render.excerpt import ExcerptError, Look, Range
 
     try:
-        spec = yaml.safe_load(text) if text.strip() else None
+        # Every value as it is written: YAML 1.1 would read 10:30 as 630, 010 as 8, yes as true.
+        spec = yaml.load(text, Loader=yaml.BaseLoader) if text.strip() else None  # (str, list and dict only)
     except yaml.YAMLError as error:
         raise ExcerptError(f"not YAML: {' '.join(str(error).split())}") from None
     if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
@@ -108,6 +110,11 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     for key, choices in _CHOICES.items():
         if key in spec and spec[key] not in choices:
             raise ExcerptError(f"{key} must be one of {', '.join(choices)}")
+    for key in ("from", "to", "turns", "search"):
+        if key in spec and not isinstance(spec[key], str):
+            raise ExcerptError(f"{key} must be a text, not a list or a mapping")
+    if str(spec.get("link", "true")).lower() not in _BOOLEANS:
+        raise ExcerptError("link must be true or false")
     candidates = resolve(spec["path"], page)
     found = load(candidates) if candidates else None
     if found is None:
@@ -115,7 +122,7 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     chosen = Range(
         start=_text(spec.get("from")), end=_text(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
     )
-    look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=bool(spec.get("link", True)))
+    look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=_BOOLEANS[str(spec.get("link", "true")).lower()])
     return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, agent=found.agent, **options)
 
 
@@ -133,4 +140,4 @@ def resolve(path: str, page: str) -> list[str] | None:
 
 
 def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
+    return str(value) if value else None  # (an empty value, "search:", is none)

@@ -101,6 +101,29 @@ def test_what_cannot_be_shown_is_a_warning_naming_the_page_and_the_block_stays(
     assert "After." in built.get_text()
 
 
+def test_values_are_read_as_written_not_as_yaml_numbers_dates_or_booleans(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """YAML 1.1 reads 10:30 as 630, 010 as 8 and yes as true: a search for a time,
+    or a quoted "false", are what they say."""
+    page = "\n".join([
+        "# Notes", "",
+        block(path=f"../transcripts/{S2}.jsonl", search="10:30"),
+        block(path=f"../transcripts/{S2}.jsonl", turns="1", link="'false'"),
+        block(path=f"../transcripts/{S2}.jsonl", turns="1", link="maybe"),
+        block(path=f"../transcripts/{S2}.jsonl", search="[a, b]"),
+    ])  # fmt: skip
+    root = site(tmp_path, page)
+    transcript = root / "docs" / "transcripts" / f"{S2}.jsonl"
+    transcript.write_text(transcript.read_text(encoding="utf-8").replace("keep the conflict copies", "keep the 10:30 copies"), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        built = article(build(root, strict=False))
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2, warnings
+    assert "link must be true or false" in warnings[0] and "search must be a text" in warnings[1]
+    text = built.get_text(" ")
+    assert "keep the 10:30 copies out" in text  # turn 2, found
+    assert text.count("From ") == 1  # the search's; link: 'false' is false
+
+
 def test_blocks_inside_other_fences_are_left_alone(tmp_path: Path) -> None:
     page = "# Notes\n\n````markdown\n" + block(path=f"../transcripts/{S2}.jsonl") + "````\n"
     built = article(build(site(tmp_path, page)))
