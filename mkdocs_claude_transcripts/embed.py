@@ -120,7 +120,7 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     if found is None:
         raise ExcerptError(f"no transcript at '{spec['path']}' (relative to the page or to docs_dir)")
     chosen = Range(
-        start=_text(spec.get("from")), end=_text(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
+        start=_anchor(spec.get("from")), end=_anchor(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
     )
     look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=_BOOLEANS[str(spec.get("link", "true")).lower()])
     return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, agent=found.agent, **options)
@@ -141,3 +141,10 @@ def resolve(path: str, page: str) -> list[str] | None:
 
 def _text(value: Any) -> str | None:
     return str(value) if value else None  # (an empty value, "search:", is none)
+
+
+def _anchor(value: Any) -> str | None:
+    """A message anchor, as written or as the permalink's address gives it (``#m-…``,
+    ``…/session/#m-…``)."""
+    text = _text(value)
+    return text.strip().rpartition("#")[2] or None if text else None

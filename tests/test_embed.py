@@ -59,13 +59,15 @@ def test_anchors_search_and_options(tmp_path: Path) -> None:
         "# Notes", "",
         block(path=f"/transcripts/{S1}.jsonl", **{"from": anchors[1], "to": anchors[2]}),
         block(path=f"transcripts/{S1}.jsonl", search="Kelvin", tool_calls="hidden", thinking="hidden", link="false"),
+        block(path=f"transcripts/{S1}.jsonl", **{"from": f"'#{anchors[1]}'", "to": f"../transcripts/{S1}/#{anchors[1]}"}),  # as copied
     ])  # fmt: skip
     built = article(build(site(tmp_path, page)))
     ids = [a["id"] for a in built.select("a.ct-anchor[id]")]
     assert ids and len(ids) == len(set(ids)), "ids are unique across excerpts of one page"
     second = built.get_text(" ").split("Kelvin")
     assert len(second) >= 2
-    assert built.get_text(" ").count("From ") == 1  # link: false on the second block
+    assert built.get_text(" ").count("From ") == 2  # link: false on the second block
+    assert [a["id"] for a in built.select("a.ct-anchor[id]") if a["id"].startswith("x3-")] == [f"x3-{anchors[1]}"]
 
 
 def case_files_example():
