@@ -80,6 +80,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.rows: list[Row] = []  # the published sessions, for the index page
         self._sources: dict[str, SessionSource] = {}  # every session found, by src_uri
         self._excerpted: dict[str, Found] = {}  # sessions built for excerpts in this build
+        self._left_out: dict[str, str] = {}  # transcripts left out by exclude_docs or draft_docs: which
         self.options = RenderOptions()
         self.redactor = Redactor()
         self.cache: Cache | None = None
@@ -219,6 +220,12 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             and not (excluded and excluded.match_file(f.src_uri))
             and not (drafts and drafts.match_file(f.src_uri))
         ]
+        # (for the excerpts that name them, a warning that says why they are not shown)
+        self._left_out = {
+            f.src_uri: "exclude_docs" if excluded and excluded.match_file(f.src_uri) else "draft_docs"
+            for f in files
+            if f.src_uri.endswith(".jsonl") and ((excluded and excluded.match_file(f.src_uri)) or (drafts and drafts.match_file(f.src_uri)))
+        }
         found = discover(on_disk)
         self._sources = {source.src_uri: source for source in found.sessions}
         self._excerpted.clear()
@@ -409,6 +416,11 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 return found
             agent = next((a.id for a in found.session.agents if a.source == src_uri), None)
             return Found(found.session, found.published, agent) if agent else None
+        for src_uri in candidates:
+            if src_uri in self._left_out:
+                from .render.excerpt import ExcerptError
+
+                raise ExcerptError(f"'{src_uri}' is left out of the site by MkDocs' {self._left_out[src_uri]}; its sessions cannot be excerpted")
         return None
 
     @event_priority(-100)

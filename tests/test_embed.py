@@ -253,6 +253,24 @@ def test_an_excerpt_of_a_subagents_file_shows_its_conversation_and_links_to_its_
     assert any(a["href"].startswith(f"../../transcripts/{S1}/agent-a41c7e2/") for a in built.select("a[href]"))
 
 
+def test_an_excerpt_of_a_transcript_mkdocs_leaves_out_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A transcript left out by exclude_docs or draft_docs is not read: its excerpts
+    are warnings that say why, not that there is no transcript there."""
+    page = "# Notes\n\n" + block(path="../private/s.jsonl") + "\n" + block(path="../drafts/s.jsonl")
+    root = site(tmp_path, page)
+    for folder in ("private", "drafts"):
+        (root / "docs" / folder).mkdir()
+        shutil.copyfile(root / "docs" / "transcripts" / f"{S2}.jsonl", root / "docs" / folder / "s.jsonl")
+    with (root / "mkdocs.yml").open("a") as handle:
+        handle.write("exclude_docs: |\n  private/\ndraft_docs: |\n  drafts/\n")
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        build(root, strict=False)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2, warnings
+    assert "'private/s.jsonl' is left out of the site by MkDocs' exclude_docs" in warnings[0]
+    assert "'drafts/s.jsonl' is left out of the site by MkDocs' draft_docs" in warnings[1]
+
+
 def test_an_excerpt_of_a_session_left_out_of_the_site_says_why_its_images_are_not_shown(tmp_path: Path) -> None:
     root = site(tmp_path, "# Notes\n\n" + block(path="../transcripts/images.jsonl"), options="exclude: 'transcripts/images.jsonl'")
     shutil.copyfile(ROOT / "tests" / "golden" / "images.jsonl", root / "docs" / "transcripts" / "images.jsonl")
