@@ -33,6 +33,7 @@ from mkdocs.structure.pages import Page
 from . import __version__, nav, outputs, parallel, workers
 from .cache import Cache, code_fingerprint, fingerprint, sources_unchanged
 from .config import TranscriptsConfig
+from .embed import NAME as EXCERPT
 from .embed import Found, embed
 from .linked import LinkedFile
 from .listing import NavEntry, Row
@@ -91,6 +92,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self._converter: parallel.Converter | None = None  # started with MkDocs, for the first build
         self._code: str | None = None  # outputs.code_digest, of this build
         self._serving = False  # under ``mkdocs serve``, which shows draft_docs
+        self._dirty = False  # ``--dirty``: MkDocs renders again only the pages whose file changed
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The content model loaded in a process of its own while MkDocs starts (see
@@ -98,6 +100,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         # Under ``mkdocs serve``, for the first build: the next ones run beside the
         # server's threads, where no process is forked.
         self._serving = command == "serve"
+        self._dirty = dirty
         if not self.config.enabled or self._workers < 2:
             return
         if not (self.config.cache and sources_unchanged(self._cache_folder(self.config.config_file_path))):
@@ -252,6 +255,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         for source, key in zip(published, keys):
             totals += self._publish(source, key, files, config)
         self._take_out(found.claimed, files, config)
+        if self._dirty:
+            _with_excerpts_modified(files)
         self._add_index(files, config)
         self._prune_nav(config, totals["sessions"] + totals["subagents"])
         files.append(File.generated(config, STYLESHEET, content=stylesheet()))
@@ -613,6 +618,20 @@ def _inclusion(files: Files, src_uri: str) -> InclusionLevel:
     if file is None or file.inclusion not in _LEVELS:
         return InclusionLevel.UNDEFINED
     return file.inclusion
+
+
+def _with_excerpts_modified(files: Files) -> None:
+    """Under ``--dirty``, the pages of the site that hold an excerpt are rendered again
+    (as if their file had changed): the transcript it shows may have."""
+    for file in files:
+        if file.is_documentation_page() and not file.generated_by and file.abs_src_path:
+            try:
+                with open(file.abs_src_path, encoding="utf-8", errors="replace") as handle:
+                    holds = EXCERPT in handle.read()
+            except OSError:
+                continue
+            if holds:
+                file.is_modified = lambda: True  # type: ignore[method-assign]
 
 
 def _entry_of(entry: NavEntry, page: str) -> NavEntry | None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
+import subprocess
+import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -325,3 +328,17 @@ def test_critic_marks_in_an_excerpt_are_shown_as_written(tmp_path: Path) -> None
     assert [str(mark) for mark in built.select("del, ins, mark")] == ['<del class="critic">edit</del>']
     text = built.get_text()
     assert "Delete {-- this, {++ add ++}" in text and "end --}" in text
+
+
+def test_a_dirty_build_renders_again_a_page_whose_excerpt_changed(tmp_path: Path) -> None:
+    """``mkdocs build --dirty`` (and ``serve --dirty``) renders only the pages whose file
+    changed: a page of your own showing an excerpt of a transcript that changed kept
+    the old excerpt."""
+    root = site(tmp_path, "# Design\n\n" + block(path="../transcripts/3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13.jsonl", turns="1"))
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml"), "-d", str(root / "site")]
+    subprocess.run(command, check=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert "Kelvin" in article(root / "site").get_text()
+    transcript = root / "docs" / "transcripts" / "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13.jsonl"
+    transcript.write_text(transcript.read_text(encoding="utf-8").replace("Kelvin", "Rankine"), encoding="utf-8")
+    subprocess.run([*command, "--dirty"], check=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert "Rankine" in article(root / "site").get_text()
