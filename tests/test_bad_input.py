@@ -184,6 +184,11 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     ), "", "prompt number 6"),
     # Links that MkDocs cannot read (a host that is not an address) stopped the build.
     "unreadable_links": (lines(entry(1, message={"role": "user", "content": "see [a](https://[x) and [b](https://]x) and prompt number 1"})), "", "prompt number 1"),
+    # The same, the bracket escaped: the guard read the target before Python-Markdown
+    # read its escape back, and MkDocs stopped the build on it ("Invalid IPv6 URL").
+    # Brackets no `]` closes are escaped by the plugin, in the target too: `[[[[[$[[](http://[)[[` did the same.
+    "escaped_unreadable_links": (lines(entry(1, message={"role": "user", "content": "see [a](https://\\[x) and [[[[[$[[](http://[)[[ prompt number 1"})), "",
+                                 "prompt number 1"),
     # A system entry of a kind not known is shown with its fields.
     "unknown_subtype": (lines(entry(1), entry(2, "system", subtype="future_error", error={"message": "the error it reported"})), "", "the error it reported"),
     # Lines that tell nothing before the first entry: a kind of entry not known, with a

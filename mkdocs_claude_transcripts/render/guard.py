@@ -16,7 +16,7 @@ import xml.etree.ElementTree as etree
 from typing import Any
 from urllib.parse import urlsplit
 
-from markdown import Markdown
+from markdown import Markdown, util
 from markdown.extensions import Extension
 from markdown.inlinepatterns import HTML_RE, HtmlInlineProcessor
 from markdown.preprocessors import Preprocessor
@@ -52,6 +52,9 @@ _HREF = re.compile(
     r"|(?:\.\./)*(?:[A-Za-z0-9_%-][A-Za-z0-9_.%-]*/)*[A-Za-z0-9_.%-]+\.md(?:#[A-Za-z0-9_-]+)?)$",
     re.IGNORECASE,
 )
+# A backslash escape as Python-Markdown holds it until its last step (``unescape``),
+# after this guard and before MkDocs reads the link (``\[`` in ``https://\[x``).
+_ESCAPED = re.compile(f"{util.STX}([0-9]+){util.ETX}")
 _SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")
 _UNSAFE_ATTRIBUTE = re.compile(r"^(?:on|style$|srcdoc$|formaction$|xlink:|action$|background$)", re.IGNORECASE)
 
@@ -193,11 +196,12 @@ class _LinkGuard(Treeprocessor):
 
 def _linkable(href: str) -> bool:
     """Whether a link may stay: one of ours, or to the web, and one MkDocs can read
-    (``https://[x``, a host that is not an address, stops its build)."""
+    (``https://[x``, a host that is not an address, stops its build), its escapes
+    read back as MkDocs will read it (``https://\\[x``)."""
     if not _HREF.match(href):
         return False
     try:
-        urlsplit(href)
+        urlsplit(_ESCAPED.sub(lambda match: chr(int(match.group(1))), href))
     except ValueError:
         return False
     return True
