@@ -215,6 +215,28 @@ def test_an_excerpt_includes_no_file_a_transcript_names_for_snippets(tmp_path: P
     assert "CONTENT OF A FILE" not in notes
 
 
+def test_a_link_mkdocs_cannot_read_in_an_excerpt_is_shown_as_text(tmp_path: Path) -> None:
+    """A link to the web whose host MkDocs cannot read (a bracket, ``https://[x``, or
+    characters that read as ``/`` under NFKC) is text in an excerpt too, which has no
+    guard: MkDocs stopped the build of the page that asked for it (Invalid IPv6 URL)."""
+    sid = "5a1e0000-0000-4000-8000-000000000002"
+    root = make_site(tmp_path)
+    said = "see [a](https://[x) and [b](https://\\[y) and [c](https://a\uff0fb@c) and [d](https://example.com/q[1])"
+    common = {"sessionId": sid, "timestamp": "2025-06-01T10:00:00Z", "parentUuid": None}
+    lines = [
+        {**common, "type": "user", "uuid": "u1", "message": {"role": "user", "content": "Links?"}},
+        {**common, "type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": said}]}},
+    ]  # fmt: skip
+    (root / "docs" / "s").mkdir()
+    (root / "docs" / "s" / f"{sid}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (root / "docs" / "notes.md").write_text("# Notes\n\n" + block(path=f"s/{sid}.jsonl"))
+    site_dir = build(root)
+    for page in (site_dir / "notes" / "index.html", site_dir / "s" / sid / "index.html"):
+        text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("article")
+        assert "[a](https://[x)" in text.get_text() and "[c](https://a\uff0fb@c)" in text.get_text()
+        assert [a["href"] for a in text.select("a[href^='https:']")] == ["https://example.com/q[1]"]
+
+
 def test_an_excerpt_is_put_in_after_the_plugins_that_render_a_page_as_a_template(tmp_path: Path) -> None:
     """A plugin or hook that renders a page's Markdown as a template (mkdocs-macros)
     sees the page as its author wrote it, not a transcript's text put in it: the

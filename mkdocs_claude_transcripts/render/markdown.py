@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import SimpleNamespace
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 from xml.etree.ElementTree import Element
 
 from markdown.blockprocessors import HRProcessor
@@ -99,6 +99,7 @@ _LINK_TARGET = re.compile(r"\](?=\(\s*(<?))")  # a lookahead: targets may hold t
 _TARGET_END = re.compile(r"[\s)>]")
 _WEB_START = re.compile(r"(?i)https?://|mailto:")
 _NOT_IN_WEB_LINK = re.compile(r"[<\"']")
+_HOST_END = re.compile(r"[/?#\s]")
 _PLAIN_URL = re.compile(r"^https?://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 # A brace not already escaped: preceded by an even run of backslashes (or none).
 _BRACE = re.compile(r"(?<!\\)((?:\\\\)*)([{}])")
@@ -1390,12 +1391,47 @@ def _neutralise_links(text: str) -> str:
         start = match.end(1)
         if not match.group(1) and _WEB_START.match(text, start):
             places = places or _Places(text)
-            if places.web_target(start) and places.closes(match.end() + 1):
+            if places.web_target(start) and places.closes(match.end() + 1) and _readable_host(text, start):
                 continue
         _escape_at(chars, text, match.start())
     for match in _IMAGE_START.finditer(text):
         _escape_at(chars, text, match.start())
     return "".join(chars)
+
+
+def _readable_host(text: str, start: int) -> bool:
+    """Whether the host of the web address starting at ``start`` is one MkDocs can
+    read: ``https://[x`` (or ``https://\\[x``), a bracket that is not an address, and
+    ``https://a／b``, whose characters read as ``/`` under NFKC, stop its build at the
+    link (``urlsplit`` refuses them). Only the host counts: up to the first ``/``,
+    ``?``, ``#``, space, or ``)`` that closes the link; its escapes read back."""
+    at = _WEB_START.match(text, start).end()  # type: ignore[union-attr]
+    if not text.endswith("//", start, at):
+        return True  # mailto: names no host
+    end = _HOST_END.search(text, at)
+    host: list[str] = []
+    depth = 0
+    index = at
+    stop = end.start() if end else len(text)
+    while index < stop:
+        char = text[index]
+        if char == "\\" and index + 1 < stop:
+            host.append(text[index + 1])
+            index += 2
+            continue
+        if char == ")":
+            if not depth:
+                break
+            depth -= 1
+        elif char == "(":
+            depth += 1
+        host.append(char)
+        index += 1
+    try:
+        urlsplit("//" + "".join(host))
+    except ValueError:
+        return False
+    return True
 
 
 class _Places:
