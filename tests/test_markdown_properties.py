@@ -108,6 +108,8 @@ def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
 @example("](x[a](javascript:alert(1))")  # a link inside the target of another "]("
 @example("](![]()")
 @example("\u2028\n- ")  # a line blank to Python but not to Python-Markdown: no heading of it
+@example("- >[x]:javascript:alert(1)\n>[x]")  # a link definition in a quote in a list's item
+@example("1. - > [x]: ://[]\n[x]")
 def test_prose_stays_inside_its_block_and_carries_no_markup(text: str) -> None:
     soup = render(block("ct-test", "Answer", prose(text)))
     admonition = only_child(soup)

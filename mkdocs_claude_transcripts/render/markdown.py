@@ -92,7 +92,8 @@ _CONTAINER = r"^(?P<lead>[ \t]*(?:>[ \t]*)*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?)"
 # Python-Markdown reads any line that starts with # as a heading, space or not.
 _LEAD = re.compile(_CONTAINER)
 _HEADING = re.compile(_CONTAINER + r"(?P<hashes>#{1,6})(?P<rest>.*)$")
-_DEFINITION = re.compile(_CONTAINER + r"(?P<mark>\*?\[)(?=[^\]]*\]:)")
+# (after quote marks and list markers in any order and number: a quote in an item, "- >[x]: ...")
+_DEFINITION = re.compile(r"^(?P<lead>[ \t]*(?:(?:>|(?:[-+*]|\d{1,9}[.)])[ \t])[ \t]*)*)(?P<mark>\*?\[)(?=[^\]]*\]:)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _DIRECTIVE = re.compile(r"(!{3,}|\?{3,}|/{3,}|={3,})")
 _LINK_TARGET = re.compile(r"\](?=\(\s*(<?))")  # a lookahead: targets may hold the next "]("
