@@ -442,7 +442,8 @@ class Redactor:
     def diff(self, lines: list[str]) -> list[str]:
         """The lines of a diff (each after its mark, " ", "-" or "+"), redacted as one
         text, so that what spans lines (a private key) is found; each keeps its place:
-        a line that a secret took whole is left with its mark alone."""
+        a line that a secret took whole is left with its mark alone, and one that it took
+        in part (its text after a key's END line) keeps its mark before what is left."""
         if len(lines) < 2 or any("\n" in line for line in lines):
             return [self.text(line) for line in lines]
         self._keep_lines = True
@@ -450,7 +451,7 @@ class Redactor:
             redacted = self._text("\n".join(lines)).split("\n")
         finally:
             self._keep_lines = False
-        return [new or old[:1] for old, new in zip(lines, redacted)]
+        return [new if new.startswith(old[:1]) else old[:1] + new for old, new in zip(lines, redacted)]
 
     def _text(self, value: str, memo: Memo | None = None) -> str:
         if self._rules:

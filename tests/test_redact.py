@@ -365,6 +365,16 @@ def test_the_lines_of_a_diff_are_redacted_together_each_keeping_its_place() -> N
     assert data["structuredPatch"][0]["lines"] == redacted and data["lines"] == [body, "-" + body]  # (not a hunk)
 
 
+def test_a_line_of_a_diff_that_a_key_took_in_part_keeps_its_mark() -> None:
+    """A key's END line with code after it (a key in a string of a file): what is left
+    of the line is still an added line, and the diff still reads."""
+    body = "MIIEowIBAAKCAQEAplantedKeyMaterial0123456789abcdefghijklmnopqrstu"
+    lines = [" a = 1", '+KEY = """-----BEGIN RSA PRIVATE KEY-----', "+" + body, '+-----END RSA PRIVATE KEY-----"""', " b = 2"]
+    redacted = Redactor().diff(lines)
+    assert redacted == [" a = 1", '+KEY = """[REDACTED:private-key]', "+", '+"""', " b = 2"]
+    assert body not in "".join(redacted)
+
+
 def test_numbers_lists_and_keys_of_json_data_are_redacted_too() -> None:
     """A secret name's number (a PIN, a password of digits) and each item of its list;
     a password that starts with a dollar, which a reference to a variable does not
