@@ -289,9 +289,20 @@ _FLAG = re.compile(r"-{1,2}[A-Za-z][A-Za-z0-9_-]*")  # -I/home/x/include
 _COLOUR_BEFORE = re.compile(r"(?:\x1b|\\u001b|\\033|\\x1b|\\e)\[[0-9;]*m\Z")  # a terminal's colour code, as written or escaped
 
 
+# Folders beside the homes that are nobody's: macOS's /Users/Shared, Windows'
+# C:\Users\Public and the profiles new users are made from, GitHub Actions' runner
+# (/home/runner/work/..., /Users/runner/...) and Homebrew's on Linux
+# (/home/linuxbrew/.linuxbrew); and a number, which no system takes as a user's name
+# (a route: GET /Users/42).
+_NOT_A_HOME = frozenset({"shared", "public", "default", "default user", "all users", "defaultapppool", "runner", "linuxbrew"})
+
+
 def _home(match: re.Match[str]) -> str:
     """``~`` for a home folder where a path starts (after a flag, or a URL's scheme,
-    too); a folder of that name inside another path (/srv/home/x/) is left alone."""
+    too); a folder of that name inside another path (/srv/home/x/) is left alone, and
+    so is a folder that is no one's home (``_NOT_A_HOME``)."""
+    if match["user"].lower() in _NOT_A_HOME or match["user"].isdigit():
+        return match.group()
     start = match.start()
     before = _COLOUR_BEFORE.sub("", match.string[max(0, start - 128) : start])
     if before and _IN_A_PATH.match(before[-1]) and not before.endswith(("://", ":///")):

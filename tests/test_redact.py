@@ -252,6 +252,10 @@ def test_home_folders_are_shortened() -> None:
         ("\x1b[2m../../home/alice/app/docs and (../Users/bob/a.md)", "\x1b[2m~/app/docs and (~/a.md)"),  # a relative path to the root
         ("\x1b[31m/home/alice/x \\u001b[2m/Users/bob/y", "\x1b[31m~/x \\u001b[2m~/y"),  # after a terminal's colour code
         ("x/../home/carol/y", None),  # inside another path
+        ("/Users/Shared/x, C:\\Users\\Public\\x, C:\\Users\\Default\\AppData, C:\\Users\\All Users\\x", None),  # nobody's
+        ("/home/runner/work/app/app/src/a.ts:1:2 and /Users/runner/work/a, /home/linuxbrew/.linuxbrew/bin/brew", None),
+        ("GET /Users/42 and /home/1000/x", None),  # a number is no user's name
+        ("/Users/sharedalice/x and /home/runners/y and /Users/alice42/z", "~/x and ~/y and ~/z"),
         ("/srv/home/alice/x, /mnt/data/home/bob, x/c/Users/carol/y, https://host/home/dan/", None),  # inside other paths
     ],
 )
