@@ -250,7 +250,10 @@ _NOT_SECRET: dict[str, Callable[[re.Match[str], str], bool]] = {
     "password": _code_after,
     "password-field": lambda match, value: _VERSION.fullmatch(value) is not None,  # "jsonwebtoken": "^9.0.2"
     "assigned-key": _wordy,  # STORAGE_KEY = 'app-theme-v2', a cache's or an object's key
-    "command-password": lambda match, value: _IDS.fullmatch(match.group()) is not None or _IDS.fullmatch(value) is not None,
+    "command-password": lambda match, value: (
+        _IDS.fullmatch(match.group()) is not None or _IDS.fullmatch(value) is not None or _VARIABLE.fullmatch(value) is not None
+    ),  # (curl -u "$USER:$TOKEN")
+    "url-password": lambda match, value: _VARIABLE.fullmatch(value) is not None,  # https://app:${DB_PASSWORD}@db/app
     "bearer-token": lambda match, value: not any(char.isdigit() for char in value),  # "Bearer authentication"
     "signed-url": lambda match, value: not any(char.isdigit() for char in value),  # signature=request_signature
     "registry-auth": lambda match, value: _PATH.fullmatch(value) is not None,  # auth: /api/v1/auth/login
@@ -261,6 +264,13 @@ _VERSION = re.compile(r"[\^~<>=v ]*[0-9]+(?:\.[0-9x*]+)+(?:[-+.][0-9A-Za-z.]+)?"
 # A user and a group by number (docker run -u 1000:1000), a port's mapping (-p3306:3306).
 _IDS = re.compile(r"(?:.*?(?:-u|--user)[ \t]*[\"']?)?[0-9]+(?::[0-9]+)+")
 _PATH = re.compile(r"/?[a-z0-9-]+(?:/[a-z0-9-]+)+/?")
+# A variable of the shell, or of a template, whose value is given elsewhere: $TOKEN,
+# ${TOKEN}, $(TOKEN) (a Makefile), %TOKEN% (Windows), {{ token }}; not one with a
+# default written in (${TOKEN:-x9...}), nor a dollar before other letters ($k9t9C...).
+_VARIABLE = re.compile(
+    r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$\([A-Za-z_][A-Za-z0-9_]*\)"
+    r"|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[ \t]*[\w.]+[ \t]*\}\}"
+)
 
 
 @functools.lru_cache(maxsize=1024)

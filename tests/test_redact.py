@@ -205,6 +205,10 @@ def test_a_password_that_looks_like_code_is_still_redacted(line: str, redacted: 
          '"mysql" ' * 2000 + "mysql -h db -p[REDACTED:command-password] shop " + "f();" * 2000),
         ("sshpass " * 2000 + "-p Hx9Qw2z ssh bob@host", "sshpass " * 2000 + "-p [REDACTED:command-password] ssh bob@host"),
         ("ssh -p 2222 host; sshpass -p $PASS ssh host; log in with your password; the login page and password field", None),
+        # a variable, whose value is given elsewhere; but not a default written in, nor a dollar before other letters
+        ('curl -u "$GITHUB_USER:$GITHUB_TOKEN" https://x; curl -u bob:${API_TOKEN} https://x; curl -u %USER%:%PASS% x', None),
+        ("curl -u bob:${API_TOKEN:-Zx9Yw8Vu7} https://x", "curl -u bob:[REDACTED:command-password] https://x"),
+        ("curl -u bob:$Zx9Yw8Vu7 https://x", "curl -u bob:[REDACTED:command-password] https://x"),
     ],
 )
 def test_a_password_given_on_a_command_line_is_redacted(line: str, redacted: str | None) -> None:
@@ -228,6 +232,19 @@ def test_secrets_in_other_places_of_requests(line: str, redacted: str) -> None:
 
 def test_only_the_secret_part_is_replaced() -> None:
     assert Redactor().text("postgres://app:pa55word@db:5432/x") == "postgres://app:[REDACTED:url-password]@db:5432/x"
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
+        ("DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app; redis://:$REDIS_PASSWORD@cache:6379", None),
+        ("amqp://{{ rabbit_user }}:{{ rabbit_password }}@mq/vhost; mysql://root:$(DB_PASS)@db/x", None),
+        ("postgres://app:${DB_PASSWORD:-pa55word}@db/app", "postgres://app:[REDACTED:url-password]@db/app"),
+        ("postgres://app:$pa55Word@db/app", "postgres://app:[REDACTED:url-password]@db/app"),
+    ],
+)
+def test_a_variable_in_a_url_in_place_of_its_password_is_left_alone(line: str, redacted: str | None) -> None:
+    assert Redactor().text(line) == (redacted or line)
 
 
 def test_custom_patterns_and_allow_list() -> None:
