@@ -244,11 +244,25 @@ def _wordy(match: re.Match[str], value: str) -> bool:
     return sum(1 for part in _PARTS.split(value) if len(part) >= 3 and part.isalpha()) >= 2
 
 
+# A token that only says where a list goes on, as APIs give it with a page of results
+# (AWS's NextToken, Google's nextPageToken, a sync's or a continuation's token): it
+# opens nothing. Its name's letters and digits, in lower case, end so.
+_PAGE_TOKEN = re.compile(r"(?:next|prev|previous|page|pagination|continuation|sync|resumption)token\Z")
+_NAME_BEFORE = re.compile(r"([\w.-]+)[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"']?\Z")
+
+
+def _page_token(match: re.Match[str], value: str) -> bool:
+    """Whether the name the value is given to is a page's token (``_PAGE_TOKEN``)."""
+    name = _NAME_BEFORE.search(match.string[max(0, match.start() - 64) : match.start("secret")])
+    return name is not None and _PAGE_TOKEN.search(_NOT_NAME.sub("", name.group(1).lower())) is not None
+
+
 # Values a kind's pattern finds that are not secrets (where its pattern alone would
 # have to be much longer): given the match and the value it would replace.
 _NOT_SECRET: dict[str, Callable[[re.Match[str], str], bool]] = {
     "password": _code_after,
-    "password-field": lambda match, value: _VERSION.fullmatch(value) is not None,  # "jsonwebtoken": "^9.0.2"
+    "password-field": lambda match, value: _VERSION.fullmatch(value) is not None or _page_token(match, value),  # "jsonwebtoken": "^9.0.2"
+    "assigned-secret": _page_token,  # NextToken: AAEAAUdj...
     "assigned-key": _wordy,  # STORAGE_KEY = 'app-theme-v2', a cache's or an object's key
     "command-password": lambda match, value: (
         _IDS.fullmatch(match.group()) is not None or _IDS.fullmatch(value) is not None or _VARIABLE.fullmatch(value) is not None
@@ -276,7 +290,8 @@ _VARIABLE = re.compile(
 @functools.lru_cache(maxsize=1024)
 def secret_name(name: str) -> bool:
     """Whether a field of this name holds a secret (``_SECRET_NAMES``)."""
-    return _NOT_NAME.sub("", name.lower()).endswith(_SECRET_NAMES) or _PASS_NAME.search(name) is not None
+    letters = _NOT_NAME.sub("", name.lower())
+    return (letters.endswith(_SECRET_NAMES) and _PAGE_TOKEN.search(letters) is None) or _PASS_NAME.search(name) is not None
 
 
 # A home folder, and Windows' as Git Bash, WSL, Cygwin or forward slashes write it

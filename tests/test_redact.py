@@ -237,6 +237,31 @@ def test_only_the_secret_part_is_replaced() -> None:
 @pytest.mark.parametrize(
     ("line", "redacted"),
     [
+        # a page's token, as an API gives it with its results: it opens nothing
+        ('"NextToken": "eyJFeGNsdXNpdmVTdGFydEtleSI6bnVsbH0="; {"nextPageToken":"CiAKGjBpNDd2"}', None),
+        ('NextToken: AAEAAUdjcGF0aG9u12345abc; next_page_token=CiAKGjBpNDd2Nmp2Zml2; "syncToken": "CPDAlvWDx70C"', None),
+        ('"continuation_token": "1ueGcxLPRx1Tr"', None),
+        # tokens whose names only end like a word of paging
+        ('"pageAccessToken": "EAAGm0PX4ZCps1x2"', '"pageAccessToken": "[REDACTED:password-field]"'),
+        ("SYNC_API_TOKEN=a1b2c3d4e5f6a7b8", "SYNC_API_TOKEN=[REDACTED:assigned-secret]"),
+        ('"next_token_secret": "a1b2c3d4e5f6"', '"next_token_secret": "[REDACTED:password-field]"'),
+    ],
+)
+def test_a_token_that_pages_through_results_is_left_alone(line: str, redacted: str | None) -> None:
+    assert Redactor().text(line) == (redacted or line)
+
+
+def test_a_field_named_for_a_page_token_is_left_alone_and_others_are_not() -> None:
+    redactor = Redactor()
+    assert redactor.field("nextPageToken", "CiAKGjBpNDd2") == "CiAKGjBpNDd2"
+    assert redactor.field("NextToken", "eyJvZmZzZXQiOjEwMH0=") == "eyJvZmZzZXQiOjEwMH0="
+    assert redactor.field("pageAccessToken", "EAAGm0PX4ZCps") == "[REDACTED:secret-field]"
+    assert redactor.field("token", "CiAKGjBpNDd2") == "[REDACTED:secret-field]"
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
         ("DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app; redis://:$REDIS_PASSWORD@cache:6379", None),
         ("amqp://{{ rabbit_user }}:{{ rabbit_password }}@mq/vhost; mysql://root:$(DB_PASS)@db/x", None),
         ("postgres://app:${DB_PASSWORD:-pa55word}@db/app", "postgres://app:[REDACTED:url-password]@db/app"),
