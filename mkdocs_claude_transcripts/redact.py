@@ -58,7 +58,9 @@ def _assigned(first: str, name: str, bare: str, quoted: str, least: int) -> str:
 _PASSWORD = r"[^\s;&'\"<>,()\[\]{}$`]"
 _NOT_A_PASSWORD = (
     r"(?:none|null|nil|true|false|undefined|(?-i:(?:[a-z][a-z0-9]*_)*(?:password|passwd|pwd)"
-    r"|(?:self|this|cls)(?:\.[A-Za-z_]\w*)+|(?:[a-z_][a-z0-9_]*\.)+(?=[a-z_]*(?:pass|pwd|auth))[a-z0-9_]*))"
+    r"|(?:self|this|cls)(?:\.[A-Za-z_]\w*)+|(?:[a-z_][a-z0-9_]*\.)+(?=[a-z_]*(?:pass|pwd|auth))[a-z0-9_]*"
+    # (Terraform's references: var.x, local.x, data.type.name.x, type_of.name.attribute)
+    r"|(?:var|local|module|data|each)(?:\.[A-Za-z_][\w-]*)+|[a-z][a-z0-9]*_[a-z0-9_]+(?:\.[A-Za-z_][\w-]*){2,}))"
     rf"(?!{_PASSWORD})"
 )
 

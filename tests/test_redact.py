@@ -237,6 +237,22 @@ def test_only_the_secret_part_is_replaced() -> None:
 @pytest.mark.parametrize(
     ("line", "redacted"),
     [
+        # Terraform's references, which give a password made elsewhere
+        ("  password = random_password.db.result\n  master_password = data.aws_secretsmanager_secret_version.db.secret_string", None),
+        ("  password = var.database_credentials\n  admin_password = local.admin\n  password = module.rds.master_pw", None),
+        # a password of the same letters, or of two words with a dot, is still one
+        ("DB_PASSWORD=random.result9", "DB_PASSWORD=[REDACTED:password]"),
+        ("password = hunter_two.zx9", "password = [REDACTED:password]"),
+        ('  password = "random_password.db.result"', '  password = "[REDACTED:password]"'),
+    ],
+)
+def test_a_reference_of_terraform_given_as_a_password_is_left_alone(line: str, redacted: str | None) -> None:
+    assert Redactor().text(line) == (redacted or line)
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
         # a page's token, as an API gives it with its results: it opens nothing
         ('"NextToken": "eyJFeGNsdXNpdmVTdGFydEtleSI6bnVsbH0="; {"nextPageToken":"CiAKGjBpNDd2"}', None),
         ('NextToken: AAEAAUdjcGF0aG9u12345abc; next_page_token=CiAKGjBpNDd2Nmp2Zml2; "syncToken": "CPDAlvWDx70C"', None),
