@@ -263,6 +263,9 @@ def _page_token(match: re.Match[str], value: str) -> bool:
 # have to be much longer): given the match and the value it would replace.
 _NOT_SECRET: dict[str, Callable[[re.Match[str], str], bool]] = {
     "password": _code_after,
+    # (A BEGIN line alone, or BEGIN and END lines with words between on one line: code
+    # that reads a key, pem.startswith("-----BEGIN RSA PRIVATE KEY-----"), or prose.)
+    "private-key": lambda match, value: not _KEY_LINES.search(value) and not _KEY_LETTERS.search(value),
     "password-field": lambda match, value: _VERSION.fullmatch(value) is not None or _page_token(match, value),  # "jsonwebtoken": "^9.0.2"
     "assigned-secret": _page_token,  # NextToken: AAEAAUdj...
     "assigned-key": _wordy,  # STORAGE_KEY = 'app-theme-v2', a cache's or an object's key
@@ -274,6 +277,8 @@ _NOT_SECRET: dict[str, Callable[[re.Match[str], str], bool]] = {
     "signed-url": lambda match, value: not any(char.isdigit() for char in value),  # signature=request_signature
     "registry-auth": lambda match, value: _PATH.fullmatch(value) is not None,  # auth: /api/v1/auth/login
 }
+_KEY_LINES = re.compile(r"\n|\\n")
+_KEY_LETTERS = re.compile(r"[A-Za-z0-9+/]{16,}")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|SECRET)")
 _PARTS = re.compile(r"[-_./]")
 _VERSION = re.compile(r"[\^~<>=v ]*[0-9]+(?:\.[0-9x*]+)+(?:[-+.][0-9A-Za-z.]+)?")

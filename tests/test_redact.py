@@ -237,6 +237,23 @@ def test_only_the_secret_part_is_replaced() -> None:
 @pytest.mark.parametrize(
     ("line", "redacted"),
     [
+        # code that reads a key, and prose about one: no key's letters
+        ('if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    key = load(pem)\nreturn key', None),
+        ("a file beginning with -----BEGIN PRIVATE KEY----- and ending with -----END PRIVATE KEY-----.", None),
+        ('grep -rl "-----BEGIN OPENSSH PRIVATE KEY-----" ~/.ssh', None),
+        # a key on one line (an environment variable), or with its lines escaped (JSON)
+        ("KEY=-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC -----END PRIVATE KEY----- x", "KEY=[REDACTED:private-key] x"),
+        ('"-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIB\\n-----END EC PRIVATE KEY-----"', '"[REDACTED:private-key]"'),
+        ("-----BEGIN PRIVATE KEY-----\nb3BlbnNz\n", "[REDACTED:private-key]\n"),
+    ],
+)
+def test_the_words_of_a_key_s_first_line_alone_are_left_alone(line: str, redacted: str | None) -> None:
+    assert Redactor().text(line) == (redacted or line)
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted"),
+    [
         # Terraform's references, which give a password made elsewhere
         ("  password = random_password.db.result\n  master_password = data.aws_secretsmanager_secret_version.db.secret_string", None),
         ("  password = var.database_credentials\n  admin_password = local.admin\n  password = module.rds.master_pw", None),
