@@ -329,11 +329,15 @@ _COLOUR_BEFORE = re.compile(r"(?:\x1b|\\u001b|\\033|\\x1b|\\e)\[[0-9;]*m\Z")  # 
 _NOT_A_HOME = frozenset({"shared", "public", "default", "default user", "all users", "defaultapppool", "runner", "linuxbrew"})
 
 
-def _home(match: re.Match[str]) -> str:
+def _home(match: re.Match[str], users: frozenset[str]) -> str:
     """``~`` for a home folder where a path starts (after a flag, or a URL's scheme,
     too); a folder of that name inside another path (/srv/home/x/) is left alone, and
-    so is a folder that is no one's home (``_NOT_A_HOME``)."""
+    so is a folder that is no one's home (``_NOT_A_HOME``). A home alone, with no path
+    after it (``/home/x``, as a web app's route ``/home/settings`` is written too), is
+    shortened where it is the home of one of ``users``, those of the session."""
     if match["user"].lower() in _NOT_A_HOME or match["user"].isdigit():
+        return match.group()
+    if not match["rest"] and match["user"] not in users:
         return match.group()
     start = match.start()
     before = _COLOUR_BEFORE.sub("", match.string[max(0, start - 128) : start])
@@ -342,6 +346,16 @@ def _home(match: re.Match[str]) -> str:
         if not (word and _FLAG.fullmatch(word.group())):
             return match.group()
     return "~" + match["rest"]
+
+
+def home_users(paths: Iterable[str | None]) -> frozenset[str]:
+    """The users whose home folders ``paths`` are in (a session's working directory)."""
+    found = set()
+    for path in paths:
+        if path:
+            for match in (*_HOME.finditer(path), *_WINDOWS_HOME.finditer(path)):
+                found.add(match["user"])
+    return frozenset(found)
 
 
 # Words without which a pattern cannot match (in any case): a text holding none of
@@ -425,6 +439,8 @@ class Redactor:
     _seen: dict[str, tuple[str, Counter[str]]] = field(default_factory=dict, repr=False)
     # While a session is converted: the long texts known to hold no secret (memo.py).
     memo: Memo | None = field(default=None, repr=False)
+    # While a session is converted: its users (home_users), whose home alone is shortened.
+    users: frozenset[str] = field(default=frozenset(), repr=False)
 
     def __post_init__(self) -> None:
         self._allow = frozenset(self.allow)
@@ -501,10 +517,13 @@ class Redactor:
             value = self._secrets_out(value) if memo is None else self._remembered(value, memo)
         if self.shorten_home:
             if "/Users/" in value or "/home/" in value:
-                value = _HOME.sub(_home, value)
+                value = _HOME.sub(self._home, value)
             if ":\\" in value or "\\\\wsl" in value:
-                value = _WINDOWS_HOME.sub(_home, value)
+                value = _WINDOWS_HOME.sub(self._home, value)
         return value
+
+    def _home(self, match: re.Match[str]) -> str:
+        return _home(match, self.users)
 
     def _remembered(self, value: str, memo: Memo) -> str:
         """``_secrets_out``, but not searched again when ``memo`` knows it free of secrets."""

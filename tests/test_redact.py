@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _one_of
+from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _one_of, home_users
 
 SECRETS = {
     "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
@@ -322,7 +322,7 @@ def test_home_folders_are_shortened() -> None:
     [
         ("/mnt/c/Users/alice/x and /c/Users/bob/y and C:/Users/carol/z", "~/x and ~/y and ~/z"),  # WSL, Git Bash, forward slashes
         ("cc -I/home/alice/include -L/Users/bob/lib", "cc -I~/include -L~/lib"),
-        ("PATH=/usr/bin:/home/alice/bin (see /Users/bob/a.md) `/home/carol`", "PATH=/usr/bin:~/bin (see ~/a.md) `~`"),
+        ("PATH=/usr/bin:/home/alice/bin (see /Users/bob/a.md) `/home/carol/`", "PATH=/usr/bin:~/bin (see ~/a.md) `~/`"),
         ("file:///Users/alice/a.txt", "file://~/a.txt"),
         ("\x1b[2m../../home/alice/app/docs and (../Users/bob/a.md)", "\x1b[2m~/app/docs and (~/a.md)"),  # a relative path to the root
         ("\x1b[31m/home/alice/x \\u001b[2m/Users/bob/y", "\x1b[31m~/x \\u001b[2m~/y"),  # after a terminal's colour code
@@ -336,6 +336,22 @@ def test_home_folders_are_shortened() -> None:
 )
 def test_a_home_folder_is_shortened_where_a_path_starts_drive_and_all(text: str, shown: str | None) -> None:
     assert Redactor(enabled=False).text(text) == (shown or text)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("your home is /home/carol, and `C:\\Users\\carol`", "your home is ~, and `~`"),  # the session's user
+        ("router.push('/home/settings'); <Route path=\"/Users/profile\">", None),  # a web app's routes
+        ("/home/dave alone, /home/dave/x", "/home/dave alone, ~/x"),  # another's home, alone: a route as much as a home
+    ],
+)
+def test_a_home_alone_is_shortened_where_it_is_the_sessions_users(text: str, shown: str | None) -> None:
+    """A home folder with no path after it looks like a web app's route (``/home/settings``,
+    which was shown as ``~``): it is the session's user's, known from its working
+    directory, that is shortened."""
+    redactor = Redactor(enabled=False, users=home_users(["/home/carol/app", "C:\\Users\\carol\\app"]))
+    assert redactor.text(text) == (shown or text)
 
 
 def test_parsed_json_is_redacted_string_by_string() -> None:

@@ -414,3 +414,11 @@ def test_the_log_quotes_no_secret_from_a_value_it_could_not_read(tmp_path: Path,
     log = "\n".join(r.getMessage() for r in caplog.records)
     assert "is not a date and time" in log and "is not valid base64" in log
     assert token[4:20] not in log
+
+
+def test_a_home_alone_is_shortened_where_it_is_the_session_users(tmp_path: Path) -> None:
+    """Known from the session's working directory; a web app's route of the same shape stays."""
+    entries = [{"type": "user", "cwd": "/home/carol/app", "message": {"role": "user", "content": "my home /home/carol, the route /home/settings"}}]
+    pages = built_pages(tmp_path, "5afe0000-0000-4000-8000-000000000077", entries)
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
+    assert "my home ~, the route /home/settings" in text and "carol" not in text

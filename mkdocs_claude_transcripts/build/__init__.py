@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from .. import model as m
-from ..redact import Redactor
+from ..redact import Redactor, home_users
 from ..report import FileReport
 from ..transcript import raw
 from ..transcript.discovery import AgentSource, SessionSource
@@ -126,7 +126,12 @@ def build_session(
     else:
         session.title = titles.best(main.uuids, clean(first_prompt(main.messages))) or f"Session {source.session_id[:8]}"
     if redactor is not None:
-        m.map_strings(session, redactor.text, redactor.field, redactor.diff)
+        # (the session's users: a home folder alone, /home/x, is shortened where it is theirs)
+        redactor.users = home_users([session.cwd, main.cwd, *(s.conversation.cwd for s in spawned)])
+        try:
+            m.map_strings(session, redactor.text, redactor.field, redactor.diff)
+        finally:
+            redactor.users = frozenset()
         result.redactions = redactor.take_counts()
         # The log quotes what it could not read (a time, an image's type, an id): not
         # a secret in it. (Not counted: the counts say what the pages hold.)
