@@ -92,12 +92,12 @@ def test_a_single_github_file_fits_a_comment_and_holds_no_material_syntax(tmp_pa
     assert len(whole) > 6000 >= len(cut)
     assert "more blocks are not shown here" in cut and "more blocks" not in whole
     for text in (whole, cut):
-        assert not re.search(r"^\s*(!!!|\?\?\?)", text, re.M), "no admonitions"
+        assert not re.search(r"^\s*(!!!|\?\?\?)", text, re.MULTILINE), "no admonitions"
         assert "{ ." not in text and "ct-anchor" not in text and "---\ntitle" not in text
         assert text.count("<details") == text.count("</details>")
         fences = [line.strip() for line in text.split("\n") if line.strip().startswith("```")]
         assert len(fences) % 2 == 0
-        assert not re.search(r"^ {4,}<details", text, re.M), "no indented HTML: GitHub would show it as code"
+        assert not re.search(r"^ {4,}<details", text, re.MULTILINE), "no indented HTML: GitHub would show it as code"
     assert "Kelvin" in whole and "Trace the units option" in whole
 
 
@@ -298,7 +298,7 @@ def test_the_documented_workflow_gives_file_names_to_the_shell_as_they_are() -> 
     import yaml
 
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    workflow = yaml.safe_load(re.findall(r"```yaml\n(.*?)```", text, re.S)[-1])
+    workflow = yaml.safe_load(re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)[-1])
     steps = workflow["jobs"]["preview"]["steps"]
     scripts = [step["run"] for step in steps if "run" in step]
     # An expression in a script is pasted into it: a file name with a space cut in two, with $(...) run.
