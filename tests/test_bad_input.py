@@ -11,6 +11,7 @@ import logging
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -582,7 +583,7 @@ def _links_as_before(text: str) -> str:
             chars[index] = "\\" + chars[index]
 
     for match in re.finditer(r"\](?=\(\s*(<?)([^\s)>]*))", text):
-        if re.match(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$", match.group(2)) and not match.group(1):
+        if re.match(r"(?i)^(?:https?://|mailto:)[^\s<>\"']*$", match.group(2)) and not match.group(1) and _host_read(text[match.end(1) :]):
             depth, at = 1, match.end() + 1
             for paren in re.finditer(r"[()]", text[at:]):
                 depth += 1 if paren.group() == "(" else -1
@@ -594,6 +595,24 @@ def _links_as_before(text: str) -> str:
     for match in re.finditer(r"!\[", text):
         escape(match.start())
     return "".join(chars)
+
+
+def _host_read(target: str) -> bool:
+    """Whether MkDocs can read the host of a web link's target (``https://[x`` it cannot):
+    up to a ``/``, ``?``, ``#``, a space or the ``)`` that closes the link, escapes read back."""
+    if not re.match(r"(?i)https?://", target):
+        return True
+    host, depth = "", 0
+    for char in re.sub(r"\\(.)", r"\1", re.split(r"[/?#\s]", target.split("//", 1)[1], maxsplit=1)[0]):
+        if char == ")" and not depth:
+            break
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        host += char
+    try:
+        urlsplit("//" + host)
+    except ValueError:
+        return False
+    return True
 
 
 _LINK_PIECES = ["](", "[", "]", "(", ")", "https://x", "mailto:", "<", ">", '"', "'", " ", "\n", "a", "![", "\\", "HTTP://"]
