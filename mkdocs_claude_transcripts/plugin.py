@@ -215,20 +215,20 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         # ``mkdocs serve``, which shows drafts).
         excluded = config.exclude_docs
         drafts = None if self._serving else config.draft_docs
-        on_disk = [
-            SourceFile(f.src_uri, f.abs_src_path)
-            for f in files
-            if f.abs_src_path
-            and not f.generated_by
-            and not (excluded and excluded.match_file(f.src_uri))
-            and not (drafts and drafts.match_file(f.src_uri))
-        ]
-        # (for the excerpts that name them, a warning that says why they are not shown)
-        self._left_out = {
-            f.src_uri: "exclude_docs" if excluded and excluded.match_file(f.src_uri) else "draft_docs"
-            for f in files
-            if f.src_uri.endswith(".jsonl") and ((excluded and excluded.match_file(f.src_uri)) or (drafts and drafts.match_file(f.src_uri)))
-        }
+        on_disk = []
+        self._left_out.clear()  # (for the excerpts that name them, a warning that says why they are not shown)
+        for f in files:
+            if not f.abs_src_path or f.generated_by:
+                continue
+            if excluded and excluded.match_file(f.src_uri):
+                why = "exclude_docs"
+            elif drafts and drafts.match_file(f.src_uri):
+                why = "draft_docs"
+            else:
+                on_disk.append(SourceFile(f.src_uri, f.abs_src_path))
+                continue
+            if f.src_uri.endswith(".jsonl"):
+                self._left_out[f.src_uri] = why
         found = discover(on_disk)
         self._sources = {source.src_uri: source for source in found.sessions}
         self._excerpted.clear()

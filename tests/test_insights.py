@@ -303,27 +303,24 @@ def _background_check(tmp_path: Path, *after: tuple) -> list:
     return [(c.command, c.passed, c.exit_code) for c in figures_of(session)[None].verifications]
 
 
+# A poll of the command run in the background (BashOutput): it failed, with exit code 1.
+POLL = (
+    ("assistant", [{"type": "tool_use", "id": "toolu_out", "name": "BashOutput", "input": {"bash_id": "bash_1"}}],
+     {"message": {"id": "m2", "model": "claude-x"}}),
+    ("user", [{"tool_use_id": "toolu_out", "type": "tool_result", "is_error": False, "content": "<status>failed</status>"}],
+     {"toolUseResult": {"shellId": "bash_1", "command": "npm test", "status": "failed", "exitCode": 1, "stdout": "1 failing"}}),
+)  # fmt: skip
+
+
 def test_a_check_sent_to_the_background_has_the_outcome_it_ends_with(tmp_path: Path) -> None:
     assert _background_check(tmp_path) == [("npm test", None, None)]  # not known yet
-    poll = (
-        ("assistant", [{"type": "tool_use", "id": "toolu_out", "name": "BashOutput", "input": {"bash_id": "bash_1"}}],
-         {"message": {"id": "m2", "model": "claude-x"}}),
-        ("user", [{"tool_use_id": "toolu_out", "type": "tool_result", "is_error": False, "content": "<status>failed</status>"}],
-         {"toolUseResult": {"shellId": "bash_1", "command": "npm test", "status": "failed", "exitCode": 1, "stdout": "1 failing"}}),
-    )  # fmt: skip
-    assert _background_check(tmp_path, *poll) == [("npm test", False, 1)]
+    assert _background_check(tmp_path, *POLL) == [("npm test", False, 1)]
     notice = "<task-notification>\n<task-id>bash_1</task-id>\n<tool-use-id>toolu_bg</tool-use-id>\n<status>failed</status>\n" \
         '<summary>Background command "npm test" failed with exit code 2</summary>\n</task-notification>'  # fmt: skip
     assert _background_check(tmp_path, ("user", notice, {})) == [("npm test", False, 2)]
 
 
 def test_the_result_of_a_poll_of_a_background_command_has_its_exit_code(tmp_path: Path) -> None:
-    poll = (
-        ("assistant", [{"type": "tool_use", "id": "toolu_out", "name": "BashOutput", "input": {"bash_id": "bash_1"}}],
-         {"message": {"id": "m2", "model": "claude-x"}}),
-        ("user", [{"tool_use_id": "toolu_out", "type": "tool_result", "is_error": False, "content": "<status>failed</status>"}],
-         {"toolUseResult": {"shellId": "bash_1", "command": "npm test", "status": "failed", "exitCode": 1, "stdout": "1 failing"}}),
-    )  # fmt: skip
-    session = _background_session(tmp_path, *poll)
+    session = _background_session(tmp_path, *POLL)
     polled = next(e for e in events_of(session.messages, session.cwd) if e.tool_use_id == "toolu_out" and e.type == "tool_result")
     assert polled.result is not None and (polled.result.exit_code, polled.result.ok) == (1, False)

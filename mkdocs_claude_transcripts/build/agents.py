@@ -126,7 +126,7 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
         # Calls sent the same prompt (in parallel, their agents' lines interleaved): the
         # one whose result is the agent's last answer.
         answer = _last_answer(item.agent.messages) if len(free) > 1 else ""
-        call_id = next((c for c in free if answer and _result_text(calls[c][1]).find(answer) >= 0), None) or next(iter(free), None)
+        call_id = next((c for c in free if answer and answer in _result_text(calls[c][1])), None) or next(iter(free), None)
         if call_id is not None:
             _started_by(item.agent, call_id, calls)
     # A call that resumed an agent (``resume``) leads to it too; the agent stays under

@@ -318,14 +318,18 @@ class Conversation:
         """Text streamed in several parts of one response is shown as one message, citing
         each source its parts cite once."""
         previous = self._target[-1] if self._target else None
-        if isinstance(previous, m.AssistantText) and previous.response_id == response_id:
-            if text.strip():
-                previous.text += "\n\n" + text
-            previous.sources += [source for source in sources if source not in previous.sources]
-            self.report.mark(line, Outcome.MERGED)
-            return True
-        once = [source for n, source in enumerate(sources) if source not in sources[:n]]
-        return self._emit(line, m.AssistantText(text=text, response_id=response_id, sources=once), entry)
+        merged = isinstance(previous, m.AssistantText) and previous.response_id == response_id
+        message = previous if merged else m.AssistantText(text=text, response_id=response_id)
+        assert isinstance(message, m.AssistantText)
+        for source in sources:
+            if source not in message.sources:
+                message.sources.append(source)
+        if not merged:
+            return self._emit(line, message, entry)
+        if text.strip():
+            message.text += "\n\n" + text
+        self.report.mark(line, Outcome.MERGED)
+        return True
 
     def _count(self, response_id: str, body: raw.MessageBody) -> None:
         """Usage repeats on each line of a response, growing as it streams: keep the largest."""

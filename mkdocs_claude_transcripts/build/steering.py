@@ -73,9 +73,10 @@ def plan(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, tuple[str, bool]]
             shown[line] = (text, True)
     sent = _prompts(entries) if popped else {}
     for line, text in popped:
-        later = sent.get(text)
-        if later and any(at > line for at in later):
-            later.remove(next(at for at in later if at > line))  # sent as a prompt after all
+        later = sent.get(text, [])
+        again = next((at for at in later if at > line), None)
+        if again is not None:
+            later.remove(again)  # sent as a prompt after all
         elif text and cards[text] == 0:
             shown[line] = (text, False)
     for line, text in queue.left():
