@@ -294,12 +294,12 @@ class Cache:
         shutil.rmtree(work, ignore_errors=True)
         return stored
 
-    def convert(self, source: SessionSource, key: str, options: RenderOptions, redactor: Redactor) -> StoredSession:
+    def convert(self, source: SessionSource, key: str, options: RenderOptions, redactor: Redactor, export_aside: bool = False) -> StoredSession:
         """Convert a session into the cache under ``key``, with the memo of its last
-        conversion."""
+        conversion (``export_aside``: see ``pipeline.convert_session``)."""
         path = self._memo_file(source)
         memo = _load_memo(path)
-        stored = self.store_session(key, convert_session(source, options, redactor, memo))
+        stored = self.store_session(key, convert_session(source, options, redactor, memo, export_aside))
         _write_atomically(path, memo.to_json())
         return stored
 

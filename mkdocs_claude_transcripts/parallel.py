@@ -135,10 +135,10 @@ def _converter(connection: Connection, other: Connection) -> None:
         shared = convert_sessions(sources, options, redactor, cache, workers)
     except Exception:  # noqa: BLE001
         shared = 0
-    if not shared:  # too little to share among workers: converted here
+    if not shared:  # too little to share among workers: converted here, session.json beside it on the core the build leaves free
         for source, key in sources:
             try:
-                cache.convert(source, key, options, redactor)
+                cache.convert(source, key, options, redactor, export_aside=workers > 1)
             except Exception:  # noqa: BLE001, S112
                 continue
     try:

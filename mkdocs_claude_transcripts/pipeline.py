@@ -6,15 +6,16 @@ MkDocs, and holds one session in memory at a time.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from . import model as m
 from .build import build_session
 from .insights.export import export, to_json
-from .insights.stats import figures_of, row_of
+from .insights.stats import Stats, figures_of, row_of
 from .listing import NavEntry, Row
 from .memo import Memo
 from .redact import Redactor
@@ -25,7 +26,7 @@ from .render.page import Page, page_title, render_session, tags_of
 from .report import FileReport
 from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 from .transcript.reader import rewritten_lines
-from .workers import young_collections
+from .workers import aside, young_collections
 
 __all__ = [
     "Converted",
@@ -56,14 +57,18 @@ class Converted:
     redactions: Counter[str] = field(default_factory=Counter)
 
 
-def convert_session(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None, memo: Memo | None = None) -> Converted:
+def convert_session(
+    source: SessionSource, options: RenderOptions, redactor: Redactor | None = None, memo: Memo | None = None, export_aside: bool = False
+) -> Converted:
     """The pages of a session and what the site shows of it; with a ``memo`` of its
-    last conversion (memo.py), which this one updates."""
+    last conversion (memo.py), which this one updates. ``export_aside``: its
+    ``session.json`` is made in a process of its own while its pages are (for a caller
+    that leaves a core free, converting one session as the build waits)."""
     with young_collections():  # see workers.py
-        return _converted(source, options, redactor, memo)
+        return _converted(source, options, redactor, memo, export_aside)
 
 
-def _converted(source: SessionSource, options: RenderOptions, redactor: Redactor | None, memo: Memo | None) -> Converted:
+def _converted(source: SessionSource, options: RenderOptions, redactor: Redactor | None, memo: Memo | None, export_aside: bool) -> Converted:
     if redactor is not None:
         redactor.memo = memo
     try:
@@ -73,14 +78,23 @@ def _converted(source: SessionSource, options: RenderOptions, redactor: Redactor
             redactor.memo = None
     session = built.session
     figures = figures_of(session)
-    rendered = render_session(session, options, figures if options.summary else None, memo)
-    assets = rendered.assets
+    exported: Callable[[], bytes] | None = None
     if options.export:
         orphan = source.orphan_agent.agent_id if source.orphan_agent else None
-        assets.append(Asset(layout.export_file(session.source), to_json(export(session, figures, orphan))))
+        exported = functools.partial(_exported, session, figures, orphan)
+        if export_aside:
+            exported = aside(exported)
+    rendered = render_session(session, options, figures if options.summary else None, memo)
+    assets = rendered.assets
+    if exported is not None:
+        assets.append(Asset(layout.export_file(session.source), exported()))
     nav = _nav(session, options)
     row = row_of(nav.page, session.title, figures.values(), len(session.agents), tags_of(session, options.tags))
     return Converted(source, session.started, nav, rendered.pages, assets, built.reports, row, built.redactions)
+
+
+def _exported(session: m.Session, figures: Mapping[str | None, Stats], orphan: str | None) -> bytes:
+    return to_json(export(session, figures, orphan))
 
 
 def session_of(source: SessionSource, options: RenderOptions, redactor: Redactor | None = None) -> m.Session:

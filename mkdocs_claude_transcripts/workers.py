@@ -83,6 +83,41 @@ def in_background(work: Callable[[], object], daemon: bool = True) -> multiproce
     return process
 
 
+def aside(work: Callable[[], bytes]) -> Callable[[], bytes]:
+    """``work`` started in a forked process of its own while the caller goes on; a
+    function that gives its bytes, waiting for them. Where forking is not safe, or the
+    process ends without its bytes (an error), that function does the work itself,
+    where the error is then raised."""
+    if not can_fork():
+        return work
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def send() -> None:
+        reader.close()
+        try:
+            made = work()
+        except Exception:  # noqa: BLE001 (seen again where the work is done again)
+            return
+        writer.send_bytes(made)
+
+    process = in_background(send)
+    writer.close()
+    if process is None:
+        reader.close()
+        return work
+
+    def result() -> bytes:
+        try:
+            return reader.recv_bytes()
+        except (EOFError, OSError):
+            return work()
+        finally:
+            reader.close()
+            end(process, wait=1)
+
+    return result
+
+
 def end(process: multiprocessing.process.BaseProcess, wait: float = 0) -> None:
     """Wait for a process started by ``in_background`` to end, ``wait`` seconds at
     most, then stop it."""

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import logging
 import multiprocessing
+import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
@@ -22,7 +24,7 @@ from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.config import load_config
 
 from mkdocs_claude_transcripts import cache as cache_module
-from mkdocs_claude_transcripts import parallel
+from mkdocs_claude_transcripts import parallel, pipeline, workers
 from mkdocs_claude_transcripts.transcript.discovery import SessionSource
 
 from .conftest import ROOT, build, copy_tree, make_site
@@ -287,3 +289,61 @@ def test_the_markdown_set_up_beforehand_holds_each_kind_of_block_pages_hold() ->
     for made in ('<div class="admonition note">', '<details class="info">', "<table>", "<li>", "<strong>", "<code>",
                  'class="highlight language-bash"', '<pre class="ct-text">'):  # fmt: skip
         assert made in html, made
+
+
+def _pid() -> bytes:
+    return str(os.getpid()).encode()
+
+
+def _fails_in_another_process(parent: int) -> Callable[[], bytes]:
+    def work() -> bytes:
+        if os.getpid() != parent:
+            raise RuntimeError("not here")
+        return b"made here"
+
+    return work
+
+
+def test_work_done_aside_gives_its_bytes_from_a_process_of_its_own() -> None:
+    result = workers.aside(_pid)
+    assert int(result()) != os.getpid()
+    assert multiprocessing.active_children() == []
+
+
+def test_work_that_fails_aside_is_done_again_by_the_caller_where_its_error_is_seen() -> None:
+    assert workers.aside(_fails_in_another_process(os.getpid()))() == b"made here"
+    with pytest.raises(RuntimeError, match="not here"):
+        workers.aside(_broken)()  # type: ignore[arg-type]
+    assert multiprocessing.active_children() == []
+
+
+def test_where_forking_is_not_safe_work_aside_is_done_by_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threading, "active_count", lambda: 2)  # as under mkdocs serve
+    assert int(workers.aside(_pid)()) == os.getpid()
+
+
+def _exports(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "t").rglob("session.json")}
+
+
+def test_the_converter_converting_a_session_alone_makes_its_session_json_aside_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one, two = _example(tmp_path / "one", jobs=1), _example(tmp_path / "two", jobs=2)
+    build(one)
+    _built_as_mkdocs_builds(two)
+    for root in (one, two):
+        _grow(root)
+    made_by = tmp_path / "aside"
+    real = pipeline.aside
+
+    def recorded(work: Callable[[], bytes]) -> Callable[[], bytes]:
+        with made_by.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(work)
+
+    monkeypatch.setattr(pipeline, "aside", recorded)
+    expected = _exports(build(one))
+    assert not made_by.exists()  # one job: made in line
+    site = _built_as_mkdocs_builds(two)
+    assert [int(pid) != os.getpid() for pid in made_by.read_text().split()] == [True]  # by the converter, for the session that grew
+    assert expected and _exports(site) == expected
+    assert b"Twelve quarrelsome ostriches." in b"".join(expected.values())

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _one_of, home_users
+from mkdocs_claude_transcripts.build import build_session
+from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _home, _homes, _one_of, home_users
+from mkdocs_claude_transcripts.transcript.discovery import SourceFile, discover
 
 SECRETS = {
     "anthropic-key": ("ANTHROPIC_API_KEY=sk-ant-api03-" + "x1Y2z3" * 6, "sk-ant-api03-"),
@@ -570,3 +574,42 @@ def test_a_version_given_to_a_secret_name_in_data_is_not_a_secret() -> None:
     assert redactor.data({"dependencies": {"jsonwebtoken": "^9.0.2"}, "token": "abcd1234efgh"}) == {
         "dependencies": {"jsonwebtoken": "^9.0.2"}, "token": "[REDACTED:secret-field]"
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("padding", [0, 600])  # a short prompt, and one past the length whose redaction is remembered by hash
+def test_a_home_alone_in_a_sessions_title_and_prompt_is_shortened_as_its_users(tmp_path: Path, padding: int) -> None:
+    # The title is made from the first prompt before the rest of the session is
+    # redacted: both must know the session's users (and agree).
+    prompt = "compare /home/carol with the backup" + " and so on" * (padding // 10)
+    lines = [
+        {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-03-01T10:00:00Z", "cwd": "/home/carol/app",
+         "message": {"role": "user", "content": prompt}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s1", "timestamp": "2025-03-01T10:00:01Z",
+         "cwd": "/home/carol/app", "message": {"role": "assistant", "id": "m1", "model": "claude-x",
+         "content": [{"type": "text", "text": "Done."}]}},
+    ]  # fmt: skip
+    path = tmp_path / "s1.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    session = build_session(discover([SourceFile("s1.jsonl", str(path))]).sessions[0], redactor=Redactor()).session
+    assert session.title.startswith("compare ~ with")
+    assert "/home/carol" not in session.model_dump_json()
+    assert "compare ~ with the backup" in session.model_dump_json()
+
+
+# Home folders as one pattern finds them, drive or climb and folder together: what the
+# plugin finds in two steps (the folder, then what comes right before it) must agree.
+_HOME_IN_ONE = re.compile(
+    r"(?P<drive>(?:[A-Za-z]:|/mnt/[A-Za-z]|/cygdrive/[A-Za-z]|/[A-Za-z])(?=/Users/)|(?:\.\./)*\.\.(?=/(?:Users|home)/))?"
+    r"/(?:Users|home)/(?P<user>[\w.-]+)(?P<rest>[/\\]|\b)"
+)
+_BEFORE_HOME = st.sampled_from(["", "C:", "c:", "/mnt/c", "/cygdrive/d", "/x", "..", "../..", "../../..", "...", "x", ".", "/", "-I", "https://", "\x1b[31m", " ", "="])
+_HOME_PATH = st.tuples(_BEFORE_HOME, st.sampled_from(["/Users/", "/home/"]), st.sampled_from(["ann", "bob", "Shared", "42", "é"]), st.sampled_from(["/", "\\", "", " ", "x", "."]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_HOME_PATH.map("".join), _BEFORE_HOME), max_size=10))
+def test_home_folders_are_found_where_one_pattern_finds_them(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    users = frozenset({"ann"})
+    expected = _HOME_IN_ONE.sub(lambda m: _home(m.string, m.start(), m.end(), m["user"], m["rest"], users), text)
+    assert _homes(text, users) == expected

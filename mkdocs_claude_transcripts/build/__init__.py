@@ -106,6 +106,29 @@ def build_session(
         for agent_id, (call, chain) in agent_chains(progress, filed, report).items():
             spawned.append(_progress_agent(agent_id, call, chain, Conversation(report, hidden, source.tool_results)))
     settle_ids(spawned)
+    if redactor is not None:
+        # The session's users, known before any text is redacted: a home folder alone
+        # (/home/x) is shortened where it is theirs (redactor.users).
+        redactor.users = home_users([session.cwd, main.cwd, *(s.conversation.cwd for s in spawned)])
+    try:
+        _finish(source, session, main, spawned, titles, clean)
+        if redactor is not None:
+            m.map_strings(session, redactor.text, redactor.field, redactor.diff)
+    finally:
+        if redactor is not None:
+            redactor.users = frozenset()
+    if redactor is not None:
+        result.redactions = redactor.take_counts()
+        # The log quotes what it could not read (a time, an image's type, an id): not
+        # a secret in it. (Not counted: the counts say what the pages hold.)
+        for report_ in result.reports:
+            report_.problems = [replace(problem, message=redactor.text(problem.message)) for problem in report_.problems]
+        redactor.take_counts()
+    return result
+
+
+def _finish(source: SessionSource, session: m.Session, main: Conversation, spawned: list[Spawned], titles: _Titles, clean: Callable[[str], str]) -> None:
+    """Link the session's agents to their calls, order them, and title the session."""
     owners: list[tuple[str | None, Conversation]] = [(None, main)]
     owners += [(s.agent.id, s.conversation) for s in spawned]
     link(owners, spawned, clean)
@@ -115,30 +138,14 @@ def build_session(
         for model_name in s.conversation.models:
             if model_name not in session.models:
                 session.models.append(model_name)
-
-    if standalone:
-        agent = source.orphan_agent
-        assert agent is not None
+    agent = source.orphan_agent
+    if agent is not None:
         meta = agent.meta
         label = (meta.agent_type if meta and meta.agent_type else "Agent") + " · "
         session.orphan_agent = True
         session.title = label + ((meta.description if meta else None) or shorten(clean(first_prompt(main.messages)), 60) or agent.agent_id)
     else:
         session.title = titles.best(main.uuids, clean(first_prompt(main.messages))) or f"Session {source.session_id[:8]}"
-    if redactor is not None:
-        # (the session's users: a home folder alone, /home/x, is shortened where it is theirs)
-        redactor.users = home_users([session.cwd, main.cwd, *(s.conversation.cwd for s in spawned)])
-        try:
-            m.map_strings(session, redactor.text, redactor.field, redactor.diff)
-        finally:
-            redactor.users = frozenset()
-        result.redactions = redactor.take_counts()
-        # The log quotes what it could not read (a time, an image's type, an id): not
-        # a secret in it. (Not counted: the counts say what the pages hold.)
-        for report_ in result.reports:
-            report_.problems = [replace(problem, message=redactor.text(problem.message)) for problem in report_.problems]
-        redactor.take_counts()
-    return result
 
 
 def _inline_agent(group: list[tuple[int, raw.AnyEntry]], conversation: Conversation) -> Spawned:
