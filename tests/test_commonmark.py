@@ -270,3 +270,20 @@ def test_a_line_going_on_an_items_text_keeps_its_list_tight(text: str) -> None:
     assert [" ".join(li.find(string=True, recursive=False).split()) for li in items][-1] == "c"
     assert page.select("li p") == []
     assert "lazy one" in items[1].get_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "strong", "emphasis", "shown"),
+    [
+        ("Run **add-*.sh** now", ["add-*.sh"], [], "Run add-*.sh now"),
+        ("**tests/*.py** pass", ["tests/*.py"], [], "tests/*.py pass"),
+        ("tests/*.py and src/*.py, src/*/main.rs and *x*", [], ["x"], "tests/*.py and src/*.py, src/*/main.rs and x"),
+        ("(*It is.*) and *this*. Then **bold**", ["bold"], ["It is.", "this"], "(It is.) and this. Then bold"),
+    ],
+)
+def test_the_asterisk_of_a_file_pattern_is_shown_and_pairs_with_no_other(text: str, strong: list[str], emphasis: list[str], shown: str) -> None:
+    # As GitHub shows them: Python-Markdown paired such an asterisk with the next one.
+    page = render(block("ct-answer", "Answer", prose(text)), guard=True)
+    assert [tag.get_text() for tag in page.find_all("strong")] == strong
+    assert [tag.get_text() for tag in page.find_all("em")] == emphasis
+    assert [p.get_text() for p in page.find_all("p")][-1] == shown

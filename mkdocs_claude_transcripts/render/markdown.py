@@ -1345,6 +1345,8 @@ def _escape_text(text: str) -> str:
         text = _neutralise_links(text)
     if "://" in text and ("_" in text or "*" in text):
         text = _BARE_URL.sub(_url_as_written, text)
+    if "*" in text:
+        text = _GLOB_STAR.sub(r"\\*", text)
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     if "{" in text or "}" in text:
         text = _BRACE.sub(_brace, text)
@@ -1359,6 +1361,13 @@ def _escape_text(text: str) -> str:
 # (Not a link's target; as GitHub reads them, the marks that end it are not its own.)
 _BARE_URL = re.compile(r"(?<!\]\()(?<!\]\(<)(?<!\w)https?://[^\s<>()\[\]\"'`]*[^\s<>()\[\]\"'`?!.,:*_~]")
 _URL_MARKS = re.compile(r"(?<!\\)([_*])")
+
+
+# The asterisk of a file pattern (``tests/*.py``, ``add-*.sh``, ``src/*/main.rs``),
+# which no emphasis starts or ends: Python-Markdown paired it with the next asterisk of
+# the paragraph (``**tests/*.py**`` lost an asterisk, ``a/*.py and b/*.py`` turned
+# italic between the two), where GitHub shows it as written.
+_GLOB_STAR = re.compile(r"(?<=[\w/.-])\*(?=\.\w)|(?<=/)\*(?=/)")
 
 
 def _url_as_written(match: re.Match[str]) -> str:
