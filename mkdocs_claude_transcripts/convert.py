@@ -110,10 +110,11 @@ def convert_all(
 ) -> list[Converted]:  # fmt: skip
     """Every session converted (and given to ``finish``, where it is converted), in the
     order given: in worker processes where they can be used (the largest sessions
-    given out first), else one after another."""
+    given out first), else one after another; a session alone, with ``jobs`` to
+    spare, has its ``session.json`` made beside its pages."""
 
-    def work(source: SessionSource) -> Converted:
-        converted = convert_session(source, options, redactor)
+    def work(source: SessionSource, export_aside: bool = False) -> Converted:
+        converted = convert_session(source, options, redactor, export_aside=export_aside)
         return finish(converted) if finish else converted
 
     done: list[Converted | None] = [None] * len(sources)
@@ -126,7 +127,7 @@ def convert_all(
     for index, source in enumerate(sources):
         if done[index] is None:  # not done by a worker: done here, where a failure shows
             progress.step(source.src_uri)
-            done[index] = work(source)
+            done[index] = work(source, export_aside=jobs > 1 and len(sources) == 1)
     return [result for result in done if result is not None]
 
 

@@ -14,6 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from mkdocs_claude_transcripts import convert as convert_module
+from mkdocs_claude_transcripts import pipeline
 from mkdocs_claude_transcripts.cli import main
 
 from .conftest import ROOT, build
@@ -169,6 +170,20 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path, capsys, 
         written[jobs] = {p.relative_to(tmp_path / jobs).as_posix(): p.read_bytes() for p in (tmp_path / jobs).rglob("*") if p.is_file()}
     assert used == [False, True]  # one process, then workers
     assert len(written["1"]) > 10
+    assert written["2"] == written["1"]
+
+
+def test_a_session_alone_has_its_session_json_made_aside_the_same(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    made_aside: list[bool] = []
+    real = pipeline.aside
+    monkeypatch.setattr(pipeline, "aside", lambda work: made_aside.append(True) or real(work))
+    written = {}
+    for jobs in ("1", "2"):
+        status, _, err = convert(str(EXAMPLE / f"{S1}.jsonl"), "-o", str(tmp_path / jobs), "--jobs", jobs, capsys=capsys)
+        assert status == 0, err
+        written[jobs] = {p.relative_to(tmp_path / jobs).as_posix(): p.read_bytes() for p in (tmp_path / jobs).rglob("*") if p.is_file()}
+    assert made_aside == [True]  # with a core to spare
+    assert f"{S1}/session.json" in written["1"]
     assert written["2"] == written["1"]
 
 
