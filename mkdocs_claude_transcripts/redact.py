@@ -676,7 +676,7 @@ class Redactor:
         return counts
 
 
-_REMEMBER_FROM = 512  # characters: shorter texts are searched again rather than hashed for a memo
+_REMEMBER_FROM = 512  # characters: a shorter text is searched again at each conversion, not looked up in the memo
 
 # A backslash before a character of punctuation: Markdown shows the character alone.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")

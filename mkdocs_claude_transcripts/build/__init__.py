@@ -108,7 +108,9 @@ def build_session(
     settle_ids(spawned)
     if redactor is not None:
         # The session's users, known before any text is redacted: a home folder alone
-        # (/home/x) is shortened where it is theirs (redactor.users).
+        # (/home/x) is shortened where it is theirs (redactor.users). What the redactor
+        # remembers of texts seen (for other users, a conversion that failed) goes.
+        redactor.take_counts()
         redactor.users = home_users([session.cwd, main.cwd, *(s.conversation.cwd for s in spawned)])
     try:
         _finish(source, session, main, spawned, titles, clean)
