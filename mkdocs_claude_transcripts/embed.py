@@ -72,6 +72,8 @@ def embed(markdown: str, page: str, load: Loader, render: Callable[..., list[str
             count += 1
             body = [line[len(opened["indent"]) :] for line in lines[i + 1 : end]]
             try:
+                if end == len(lines):  # (the rest of the page would be read as its options)
+                    raise ExcerptError(f"is not closed (no {opened['fence']} line ends it)")
                 made = _excerpt("\n".join(body), page, load, render, f"x{count}-", options)
             except ExcerptError as problem:
                 problems.append(f"{NAME} block at line {i + 1}: {problem}")
@@ -104,6 +106,9 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
         raise ExcerptError(f"not YAML: {' '.join(str(error).split())}") from None
     if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
         raise ExcerptError("needs 'path:', the transcript to show")
+    twice = _given_twice(text)
+    if twice:
+        raise ExcerptError(f"{', '.join(twice)} given twice (which one is meant?)")
     unknown = sorted(set(map(str, spec)) - _KEYS)
     if unknown:
         raise ExcerptError(f"unknown option {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})")
@@ -124,6 +129,13 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     )
     look = Look(thinking=spec.get("thinking"), tool_calls=spec.get("tool_calls"), link=_BOOLEANS[str(spec.get("link", "true")).lower()])
     return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, agent=found.agent, **options)
+
+
+def _given_twice(text: str) -> list[str]:
+    """The options of a block's top level given more than once (YAML keeps the last)."""
+    node = yaml.compose(text, Loader=yaml.BaseLoader)
+    keys = [key.value for key, _ in node.value] if isinstance(node, yaml.MappingNode) else []
+    return sorted({str(key) for key in keys if keys.count(key) > 1})
 
 
 def resolve(path: str, page: str) -> list[str] | None:

@@ -106,6 +106,24 @@ def test_what_cannot_be_shown_is_a_warning_naming_the_page_and_the_block_stays(
     assert "After." in built.get_text()
 
 
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        # Not closed: the rest of the page is no option of the block.
+        ("```claude-transcript\npath: ../transcripts/{S2}.jsonl\n\nAfter.\n\n- item: x\n", "is not closed (no ``` line ends it)"),
+        # An option twice: YAML keeps the last, which may not be the one meant.
+        ("```claude-transcript\npath: ../transcripts/{S2}.jsonl\nturns: 1\nturns: 2\n```\n\nAfter.\n", "turns given twice"),
+    ],
+)
+def test_a_block_not_closed_or_with_an_option_twice_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture, written: str, message: str) -> None:
+    page = "# Notes\n\nBefore.\n\n" + written.replace("{S2}", S2)
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        built = article(build(site(tmp_path, page), strict=False))
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [w for w in warnings if "notes/design.md" in w and "line 5" in w and message in w] == warnings, warnings
+    assert warnings and "After." in built.get_text() and "From " not in built.get_text()
+
+
 def test_values_are_read_as_written_not_as_yaml_numbers_dates_or_booleans(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """YAML 1.1 reads 10:30 as 630, 010 as 8 and yes as true: a search for a time,
     or a quoted "false", are what they say."""
