@@ -321,3 +321,23 @@ def test_the_documented_workflow_gives_file_names_to_the_shell_as_they_are() -> 
     assert any("git diff -z" in script and '"${files[@]}"' in script for script in scripts)
     comment = next(step for step in steps if "gh pr comment" in step.get("run", ""))
     assert "head.repo.full_name == github.repository" in comment["if"]  # a fork's token may not comment
+
+
+def test_mentions_and_issue_references_show_as_written_on_github_but_ping_and_link_nothing(tmp_path: Path, capsys) -> None:
+    """A transcript pasted into a pull request's comment pinged the people it named
+    (``@name``) and put the comment into the timeline of each issue it named (``#12``)."""
+    said = ("Ask @octocat and @acme/reviewers (a@b.com) about #12, acme/app#34 and GH-56 in @src/app.py; "
+            "see https://example.com/@octocat/#7 and `@in_code #9`")  # fmt: skip
+    line = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z", "message": {"role": "user", "content": said}}
+    (tmp_path / "s1.jsonl").write_text(json.dumps(line) + "\n")
+    status, material, _ = convert(str(tmp_path / "s1.jsonl"), "--single-file", capsys=capsys)
+    assert status == 0 and "Ask @octocat and @acme/reviewers (a@b.com) about #12, acme/app#34 and GH-56" in material
+    status, github, _ = convert(str(tmp_path / "s1.jsonl"), "--single-file", "--flavour", "github", capsys=capsys)
+    assert status == 0
+    shown = next(line for line in github.split("\n") if line.startswith("Ask @"))  # the prompt (the title is cut short)
+    # Each "@", "#" and "GH-" GitHub would follow is followed by an empty comment, which GitHub shows as nothing.
+    assert shown == (
+        "Ask @<!-- -->octocat and @<!-- -->acme/reviewers (a@b.com) about #<!-- -->12, acme/app#<!-- -->34 and GH-<!-- -->56 "
+        "in @<!-- -->src/app.py; see https://example.com/@octocat/#7 and `@in_code #9`"
+    )
+    assert shown.replace("<!-- -->", "") == next(line.strip() for line in material.split("\n") if line.strip().startswith("Ask @"))

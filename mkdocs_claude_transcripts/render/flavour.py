@@ -5,7 +5,9 @@ builds know. ``portable`` rewrites them as standard Material fences (a language,
 ``linenums``), for another generator with Material's extensions (Zensical, a
 site without the plugin). ``github`` goes further, for GitHub (a pull-request
 comment, a README): no front matter, admonitions and collapsible blocks as
-``<details>``, plain fences, no attribute lists, no permalinks.
+``<details>``, plain fences, no attribute lists, no permalinks, and text that
+GitHub would take for a mention (``@name``) or a reference to an issue (``#12``,
+``owner/repo#12``, ``GH-12``) shown as written without pinging or linking.
 
 Both only rewrite the syntax the renderer writes; the text inside fences is
 left as it is.
@@ -18,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from .guard import MARKER, SECTION
-from .markdown import BLOCK_HEAD, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK
+from .markdown import BLOCK_HEAD, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK, outside_code
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
@@ -30,6 +32,19 @@ _ANCHOR_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\(#[^)\s]*\)")
 _ROW = re.compile(r"^[ \t>]*\|.*\|[ \t]*$")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _PAGE_LINK = re.compile(r"(?<!\\)(!?)\[((?:\\.|[^\]\\])*)\]\((?!https?://|mailto:|#)[^)\s]*\)")
+# What GitHub reads in a comment's text as a mention (``@name``, ``@org/team``; not an
+# e-mail address, whose ``@`` follows a letter) or as a reference to an issue (``#12``,
+# ``owner/repo#12``, ``GH-12``; not a character reference, ``&#96;``); and the
+# addresses of links, in which it reads neither and which are left as they are.
+_REFERENCE = re.compile(
+    r"(?P<address>(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\]\([^\s)]*)"
+    r"|(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])|(?<!&)#(?=[0-9])|(?<![A-Za-z0-9_])GH-(?=[0-9])",
+    re.IGNORECASE,
+)
+# An empty HTML comment, which GitHub shows as nothing: after the "@", "#" or "GH-" of
+# one of those, the text reads and copies as written, and mentions or links nothing.
+# (Backslash escapes and character references, ``\@`` or ``&#64;``, do not stop them.)
+_UNLINKED = "<!-- -->"
 
 
 def portable(markdown: str) -> str:
@@ -46,6 +61,7 @@ def github(markdown: str) -> str:
     lines = [line for line in _fences(lines, github=True) if line.strip() not in (MARKER, OUTPUT_START, OUTPUT_END, LIST_END)]
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     text = _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
+    text = "\n".join(outside_code(text.split("\n"), _REFERENCE, _unlinked))
     return f"{MARKER}\n\n{text}" if marked else text
 
 
@@ -55,6 +71,12 @@ def _row_pipes(line: str) -> str:
     if "`" not in line or not _ROW.match(line):
         return line
     return _CODE_SPAN.sub(lambda found: found[1] + found[2].replace("|", "\\|") + found[1], line)
+
+
+def _unlinked(found: re.Match[str]) -> str:
+    """A mention or a reference to an issue that GitHub shows as written and does not
+    follow; a link's address as it is."""
+    return found[0] if found["address"] else found[0] + _UNLINKED
 
 
 def without_page_links(markdown: str) -> str:
