@@ -17,6 +17,7 @@ def program() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .console import say
     from .convert import Request, UsageError, run
     from .render.context import RenderOptions
     from .render.flavour import FLAVOURS
@@ -57,13 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return run(request)
         except UsageError as problem:
-            print(f"{parser.prog} convert: error: {problem}", file=sys.stderr)
+            say(f"{parser.prog} convert: error: {problem}", sys.stderr)
             return 2
     # Each command imports only what it needs (the plugin's configuration needs MkDocs).
     if args.command == "coverage":
         from .coverage import coverage
 
-        print(coverage(args.paths).text())
+        say(coverage(args.paths).text(), sys.stdout)
     elif args.command == "config-reference":
         from .reference import markdown_table
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from .console import printable, say
 from .inputs import UsageError, source_files
 from .pipeline import Converted, Redactor, Row, SessionSource, convert_session, discover, stylesheet
 from .render import layout
@@ -56,19 +57,19 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     out = None if request.report or request.single_file else Path(request.out or ".")
     _check_output(out, None if out is not None or request.report or request.out in (None, "-") else Path(request.out))
     for folder in skipped:
-        print(f"warning: {folder}: the folder cannot be read; left out", file=stderr)
+        say(f"warning: {folder}: the folder cannot be read; left out", stderr)
     found = discover(files)
     # The agent files that came along with a file given alone belong to it, or to nothing here.
     alone = {str(Path(p)) for p in request.paths if Path(p).is_file()}
     found.sessions = [s for s in found.sessions if s.orphan_agent is None or not alone or s.path in alone or _in_folder(s.path, request.paths)]
     for empty in found.empty:
-        print(f"info: {empty.src_uri}: is empty; there is no session to show", file=stderr)
+        say(f"info: {empty.src_uri}: is empty; there is no session to show", stderr)
     for stranger in found.strangers:
-        print(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", file=stderr)
+        say(f"warning: {stranger.src_uri}: holds no Claude Code entries; left out", stderr)
     for unreadable in found.unreadable:
-        print(f"warning: {unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device, a file you may not read); left out", file=stderr)
+        say(f"warning: {unreadable.src_uri}: cannot be read as a file (a link to nothing, a pipe, a device, a file you may not read); left out", stderr)
     if not found.sessions:
-        print("error: no Claude Code session among the paths given", file=stderr)
+        say("error: no Claude Code session among the paths given", stderr)
         return 1
     # Two whose pages would share a folder, or one whose page would be where a page of the output folder is.
     moved = layout.places([source.src_uri for source in found.sessions], _taken(out))
@@ -88,9 +89,9 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         problems = [p for report in done.reports for p in report.problems]
         for problem in problems if request.report else condensed(problems, "--report"):
             if problem.level is not Level.INFO or request.report:
-                print(f"{problem.level.value}: {problem}", file=stderr if not request.report else stdout)
+                say(f"{problem.level.value}: {problem}", stderr if not request.report else stdout)
     if request.report:
-        print(report_text(converted), file=stdout, end="")
+        say(report_text(converted), stdout, end="")
     elif request.single_file:
         text = single_file(converted, request.flavour, request.max_chars, options)
         if request.out in (None, "-"):
@@ -254,7 +255,8 @@ class Progress:
         if self.shown:
             width = 30
             filled = width * self.count // self.total
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} {name[-40:]:<40}")
+            shown = printable(name, self.stream)[-40:]
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} {shown:<40}")
             self.stream.flush()
 
     def done(self) -> None:

@@ -341,3 +341,44 @@ def test_mentions_and_issue_references_show_as_written_on_github_but_ping_and_li
         "in @<!-- -->src/app.py; see https://example.com/@octocat/#7 and `@in_code #9`"
     )
     assert shown.replace("<!-- -->", "") == next(line.strip() for line in material.split("\n") if line.strip().startswith("Ask @"))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 needs a file system that takes any bytes")
+def test_a_file_name_that_is_not_utf8_is_printed_escaped_on_a_strict_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--report`` on stdout that takes UTF-8 alone (a pipe, PYTHONIOENCODING=utf-8:strict)
+    stopped with a traceback at the first name that was not UTF-8."""
+    import io
+    import os
+
+    given = tmp_path / "given"
+    given.mkdir()
+    session = given / os.fsdecode(b"caf\xe9.jsonl")
+    session.write_text((EXAMPLE / f"{S1}.jsonl").read_text() + "{not json\n")
+    shutil.copyfile(EXAMPLE / "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58.jsonl", given / "other.jsonl")
+    bad_line = len(session.read_text().splitlines())
+    done = subprocess.run([sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(session), "--report"], capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"}, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    assert f"caf\\xe9.jsonl:{bad_line}: not valid JSON".encode() in done.stdout
+    assert b"caf\\xe9.jsonl: 10 messages; redacted: nothing; 1 problems" in done.stdout
+
+    class Terminal(io.TextIOWrapper):
+        def isatty(self) -> bool:
+            return True
+
+    def strict(kind: type[io.TextIOWrapper] = io.TextIOWrapper) -> io.TextIOWrapper:
+        return kind(io.BytesIO(), encoding="utf-8", errors="strict", write_through=True)
+
+    def written(stream: io.TextIOWrapper) -> str:
+        return stream.buffer.getvalue().decode()  # type: ignore[attr-defined]
+
+    monkeypatch.setenv("TERM", "xterm")
+    stdout, stderr = strict(), strict(Terminal)  # warnings and the progress bar, on a terminal
+    assert convert_module.run(convert_module.Request([str(given)], out=str(tmp_path / "out"), jobs=1), stdout, stderr) == 0
+    assert f"warning: caf\\xe9.jsonl:{bad_line}: not valid JSON" in written(stderr)
+    assert "/2 caf\\xe9.jsonl" in written(stderr)  # the progress bar
+    assert (tmp_path / "out" / os.fsdecode(b"caf\xe9") / "index.md").is_file()
+    monkeypatch.setattr(sys, "stderr", stderr := strict())
+    missing = str(given / os.fsdecode(b"gon\xe9.jsonl"))
+    assert main(["convert", missing, "-o", str(tmp_path / "out")]) == 2
+    assert written(stderr) == f"mkdocs-claude-transcripts convert: error: no such file or folder: {given}/gon\\xe9.jsonl\n"
