@@ -20,6 +20,7 @@ from typing import TextIO
 
 from .console import printable, say
 from .inputs import UsageError, source_files
+from .insights.export import written_here
 from .pipeline import Converted, Redactor, Row, SessionSource, convert_session, discover, stylesheet
 from .render import layout
 from .render.context import RenderOptions
@@ -137,27 +138,34 @@ def _in_folder(path: str, given: list[str]) -> bool:
 
 
 def write_session(done: Converted, out: Path, change: Flavour) -> Converted:
-    """Write the pages and images of a session into ``out``; the session without
-    their content, which is written. Pages this command wrote before in the session's
-    folder that the session no longer has (a later part, a subagent's page, of a
-    session that is shorter now) are removed."""
+    """Write the pages, images and session.json of a session into ``out``; the session
+    without their content, which is written. Files this command wrote before in the
+    session's folder that it does not write now (a later part or a subagent's page of
+    a session that is shorter now, an image it no longer shows, session.json with
+    ``--no-json``) are removed."""
     for page in done.pages:
         _write(out, page.src_uri, change(page.markdown))
-    _remove_stale(out, {page.src_uri for page in done.pages})
     for asset in done.assets:
         _write(out, asset.src_uri, asset.content)
+    _remove_stale(out, {page.src_uri for page in done.pages}, {asset.src_uri for asset in done.assets})
     return replace(done, pages=[replace(page, markdown="") for page in done.pages], assets=[replace(asset, content=b"") for asset in done.assets])
 
 
-def _remove_stale(out: Path, written: set[str]) -> None:
-    """Remove the pages of this command's making (they start with its marker) in the
-    folders of ``written`` that are not among them."""
-    for folder in {posixpath.dirname(src_uri) for src_uri in written}:
+def _remove_stale(out: Path, pages: set[str], assets: set[str]) -> None:
+    """Remove the files of this command's making (see ``_ours``) in the folders of
+    ``pages`` that are neither among them nor among ``assets``: its pages, session.json
+    and the files of its ``images/`` folder (which goes too, if that empties it)."""
+    written = pages | assets
+    for folder in {posixpath.dirname(src_uri) for src_uri in pages}:
         if not folder:  # the output folder itself: the index, a site's own pages
             continue
-        for path in (out / folder).glob("*.md"):
-            if f"{folder}/{path.name}" not in written and path.is_file() and _ours(path):
-                path.unlink()
+        here, images = out / folder, out / folder / "images"
+        found = [*here.glob("*.md"), here / "session.json", *images.glob("*")]
+        stale = [path for path in found if f"{folder}/{path.relative_to(here).as_posix()}" not in written and _ours(path)]
+        for path in stale:
+            path.unlink()
+        if any(path.parent == images for path in stale) and not any(images.iterdir()):
+            images.rmdir()
 
 
 def write_folder_rest(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
@@ -202,12 +210,19 @@ def _taken(out: Path | None) -> Callable[[str], bool]:
 
 
 def _ours(path: Path) -> bool:
-    """Whether the page at ``path`` is one this command wrote (it starts with its marker)."""
+    """Whether the file at ``path`` is one this command wrote: a page starts with its
+    marker, a session.json says this package made it, an image of a session's
+    ``images/`` folder is named after its content, as this command names them."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return MARKER in handle.read(4096)
+        if not path.is_file():
+            return False
+        if path.parent.name == "images" and path.suffix != ".md":
+            return path.name == layout.image_name(path.read_bytes(), path.suffix[1:])
+        with open(path, "rb") as handle:
+            start = handle.read(4096)
     except OSError:
         return False
+    return written_here(start) if path.name == "session.json" else MARKER.encode() in start
 
 
 def _write(out: Path, src_uri: str, content: bytes | str) -> None:

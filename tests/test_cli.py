@@ -382,3 +382,42 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped_on_a_strict_stream(tmp_
     missing = str(given / os.fsdecode(b"gon\xe9.jsonl"))
     assert main(["convert", missing, "-o", str(tmp_path / "out")]) == 2
     assert written(stderr) == f"mkdocs-claude-transcripts convert: error: no such file or folder: {given}/gon\\xe9.jsonl\n"
+
+
+def test_a_run_into_the_same_folder_leaves_none_of_the_files_an_earlier_run_wrote_that_it_does_not(tmp_path: Path, capsys) -> None:
+    """``--no-json`` into the folder of an earlier run left that run's session.json, and a
+    session converted again without its images left them, neither matching the pages."""
+    from .conftest import copy_images_transcript
+
+    given, out = tmp_path / "given", tmp_path / "out"
+    given.mkdir()
+    copy_images_transcript(given / "s.jsonl")
+    assert convert(str(given), "-o", str(out), capsys=capsys)[0] == 0
+    images = sorted(p.name for p in (out / "s" / "images").iterdir())
+    assert len(images) == 2 and (out / "s" / "session.json").is_file()
+    (out / "s" / "notes.json").write_text("{}")  # files of another making
+    (out / "s" / "images" / "diagram.png").write_bytes(b"mine")
+    (out / "s" / "images" / "0123456789abcdef.png").write_bytes(b"named as an image of the command's is, but not after its bytes")
+    entries = [json.loads(line) for line in (given / "s.jsonl").read_text().splitlines()]
+    for entry in entries:  # the session without its images now (pasted, or in a tool's result)
+        for block in [entry["message"], *entry["message"]["content"]] if isinstance(entry["message"]["content"], list) else []:
+            if isinstance(block.get("content"), list):
+                block["content"] = [part for part in block["content"] if part["type"] != "image"]
+    without_images = "".join(json.dumps(entry) + "\n" for entry in entries)
+    (given / "s.jsonl").write_text(without_images)
+    status, _, err = convert(str(given), "-o", str(out), "--no-json", capsys=capsys)
+    assert status == 0, err
+    assert sorted(p.relative_to(out / "s").as_posix() for p in (out / "s").rglob("*")) == [
+        "images", "images/0123456789abcdef.png", "images/diagram.png", "index.md", "notes.json",
+    ]  # fmt: skip
+    (out / "s" / "session.json").write_text('{"generator": "my own tool"}')
+    assert convert(str(given), "-o", str(out), "--no-json", capsys=capsys)[0] == 0
+    assert (out / "s" / "session.json").read_text() == '{"generator": "my own tool"}'
+    for mine in ("session.json", "images/diagram.png", "images/0123456789abcdef.png"):
+        (out / "s" / mine).unlink()
+    copy_images_transcript(given / "s.jsonl")
+    assert convert(str(given), "-o", str(out), capsys=capsys)[0] == 0  # what a run writes, it keeps
+    assert sorted(p.name for p in (out / "s" / "images").iterdir()) == images and (out / "s" / "session.json").is_file()
+    (given / "s.jsonl").write_text(without_images)
+    assert convert(str(given), "-o", str(out), "--no-json", capsys=capsys)[0] == 0
+    assert sorted(p.name for p in (out / "s").iterdir()) == ["index.md", "notes.json"]  # the folder of images gone with them

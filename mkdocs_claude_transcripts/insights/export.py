@@ -10,6 +10,7 @@ one message, and a tool call and its result are two (an assistant message holdin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -24,6 +25,9 @@ from .events import Event, events_of
 from .stats import Stats
 
 SCHEMA_VERSION = 1
+GENERATOR = "mkdocs-claude-transcripts"  # what every session.json's "generator" starts with, whatever the version
+# How a session.json this package wrote starts, of any version (its fields in order, as ``to_json`` writes them).
+_WRITTEN_START = re.compile(rb'^\{"schemaVersion":[0-9]+,"generator":"' + re.escape(GENERATOR.encode()) + rb' ')
 
 
 class _Camel(BaseModel):
@@ -100,7 +104,7 @@ class Subagent(_Camel):
 
 class SessionExport(_Camel):
     schema_version: int = SCHEMA_VERSION
-    generator: str = f"mkdocs-claude-transcripts {__version__}"
+    generator: str = f"{GENERATOR} {__version__}"
     id: str
     title: str
     cwd: str | None = None
@@ -139,6 +143,12 @@ def export(session: m.Session, figures: Mapping[str | None, Stats], orphan_id: s
 
 def to_json(exported: SessionExport) -> bytes:
     return _exports().dump_json(exported, by_alias=True)
+
+
+def written_here(start: bytes) -> bool:
+    """Whether a file whose first bytes are ``start`` is a session.json this package
+    wrote (of any version)."""
+    return _WRITTEN_START.match(start) is not None
 
 
 @lru_cache(maxsize=1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
@@ -168,7 +167,6 @@ class PageContext:
         content = image.decoded()
         if extension is None or content is None:
             return None
-        name = hashlib.sha1(content).hexdigest()[:16]
-        src_uri = layout.base(self.session.source) + f"/images/{name}.{extension}"
+        src_uri = layout.base(self.session.source) + f"/images/{layout.image_name(content, extension)}"
         self.assets.setdefault(src_uri, Asset(src_uri, content))
         return layout.relative(src_uri, self.page)

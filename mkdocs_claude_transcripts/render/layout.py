@@ -18,6 +18,7 @@ as (``places``, kept as ``SessionSource.place``: ``notes-session.jsonl``, so
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Callable
@@ -57,6 +58,12 @@ def agent_name(agent_id: str) -> str:
 
 def agent_page(source: str, agent_id: str, part: int = 1) -> str:
     return base(source) + (f"/agent-{agent_id}.md" if part == 1 else f"/agent-{agent_id}-part-{part}.md")
+
+
+def image_name(content: bytes, extension: str) -> str:
+    """The name of an image's file in the ``images/`` folder beside its session's
+    pages: its content's hash (an image pasted twice is one file)."""
+    return f"{hashlib.sha1(content).hexdigest()[:16]}.{extension}"
 
 
 def export_file(source: str) -> str:
