@@ -130,6 +130,57 @@ def test_every_kind_of_block_has_its_own_icon_and_colour(page, kinds: list[str])
     assert len(icons) >= 6 and not any(note.strip() and note.strip() in mask for mask in icons)
 
 
+# The colours of the faint parts the plugin's stylesheet draws, against what is
+# behind them (each colour laid over the one below by its alpha and the opacity of
+# its element and of those around it), as WCAG's contrast ratio: the icon of each
+# block's title, the permalink mark (as shown, when the pointer is on the title) and
+# the small lines of facts.
+CONTRASTS = """() => {
+    const rgba = colour => { const n = colour.match(/[\\d.]+/g).map(Number); return [n[0], n[1], n[2], n.length > 3 ? n[3] : 1]; };
+    const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+    const channel = v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    const luminance = c => 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2]);
+    const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const around = e => { const out = []; for (; e; e = e.parentElement) out.unshift(e); return out; };
+    const behind = e => around(e).reduce((under, el) => over(rgba(getComputedStyle(el).backgroundColor), under), [255, 255, 255, 1]);
+    const opacity = e => around(e).reduce((o, el) => o * parseFloat(getComputedStyle(el).opacity), 1);
+    const seen = (colour, e, alpha) => { const c = rgba(colour); c[3] *= alpha; const under = behind(e); return ratio(over(c, under), under); };
+    const out = [];
+    for (const title of document.querySelectorAll("article :is(.admonition, details)[class*='ct-'] > :is(.admonition-title, summary)")) {
+        const kind = [...title.parentElement.classList].find(c => c.startsWith('ct-'));
+        const icon = getComputedStyle(title, '::before');
+        out.push([`${kind} icon`, seen(icon.backgroundColor, title, parseFloat(icon.opacity) * opacity(title))]);
+    }
+    for (const mark of document.querySelectorAll("article .ct-anchor")) {  // its own opacity is 1 when shown
+        out.push(["permalink", seen(getComputedStyle(mark).color, mark, opacity(mark.parentElement))]);
+    }
+    for (const meta of document.querySelectorAll("article .ct-meta")) {
+        out.push(["small line", seen(getComputedStyle(meta).color, meta, opacity(meta))]);
+    }
+    return out;
+}"""
+
+
+def test_icons_permalink_marks_and_small_lines_stand_out_from_their_background_in_both_schemes(page, kinds: list[str]) -> None:
+    # WCAG 2.2: 3:1 for icons and other graphics (1.4.11), 4.5:1 for text (1.4.3).
+    least: dict[tuple[str, str], float] = {}
+    for scheme in ("default", "slate"):
+        for address in kinds:
+            page.goto(address)
+            if page.locator("body").get_attribute("data-md-color-scheme") != scheme:
+                page.locator("form[data-md-component='palette'] label:visible").first.click()  # kept for the next pages
+                page.evaluate("document.getAnimations().forEach(a => a.finish())")
+            assert page.locator("body").get_attribute("data-md-color-scheme") == scheme
+            for name, ratio in page.evaluate(CONTRASTS):
+                least[scheme, name] = min(ratio, least.get((scheme, name), ratio))
+    assert {name for _, name in least} >= {"ct-user icon", "ct-memory icon", "permalink", "small line"}, least
+    low = {key: round(ratio, 2) for key, ratio in least.items() if ratio < (4.5 if key[1] == "small line" else 3)}
+    assert low == {}, low
+    title = page.locator("article :is(summary, .admonition-title):has(> .ct-anchor)").first
+    title.hover()  # the mark measured above is the one shown on hover
+    assert title.locator(".ct-anchor").evaluate("a => getComputedStyle(a).opacity") == "1"
+
+
 def test_a_collapsed_tool_call_opens_on_click(page, url: str) -> None:
     page.goto(session_pages(url)[0])
     calls = page.locator("article details.ct-tool")
@@ -329,7 +380,7 @@ def test_a_page_opened_from_another_loads_without_a_full_reload_and_keeps_its_st
     page.locator("article .ct-user").first.wait_for()
     assert page.evaluate("window.sameDocument === true")  # not reloaded
     border = page.evaluate("getComputedStyle(document.querySelector('article .ct-user')).borderLeftColor")
-    assert border == "rgb(68, 138, 255)", border
+    assert border == "rgb(59, 129, 245)", border
     page.locator("article details.ct-tool-error > summary").first.click()
     page.locator("article details.ct-tool-error pre").first.wait_for()
     served.close()
