@@ -193,6 +193,41 @@ def test_a_collapsed_tool_call_opens_on_click(page, url: str) -> None:
     body.wait_for(state="visible")
 
 
+def test_tab_goes_from_control_to_control_past_the_permalinks_which_still_lead_to_their_message(page, url: str) -> None:
+    # A page has a permalink per message: Tab does not stop at each, but at the
+    # controls (the title of each collapsible block, links, buttons).
+    page.goto(session_pages(url)[0])
+    stops: list[str] = []
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""() => { const e = document.activeElement;
+            return e === document.body ? '' : (e.closest('article') ? e.tagName.toLowerCase() + (e.classList.contains('ct-anchor') ? '.ct-anchor' : '') : '-'); }""")
+        if not focused:
+            break  # past the end of the page
+        stops.append(focused)
+    in_article = [stop for stop in stops if stop != "-"]
+    summaries = page.locator("article summary:visible").count()
+    assert in_article.count("summary") == summaries and summaries > 5, stops
+    assert "a.ct-anchor" not in in_article, in_article
+    marks = page.locator("article a.ct-anchor")
+    assert marks.count() > 5
+    # Still a link to its message, that the pointer shows, follows and copies.
+    assert marks.evaluate_all("marks => marks.every(a => a.href === location.href.split('#')[0] + '#' + a.id)")
+    assert page.get_by_role("link").and_(marks.first).count() == 1  # not hidden from assistive technology
+    title = page.locator("article .ct-assistant > .admonition-title").first
+    title.hover()
+    mark = title.locator(".ct-anchor")
+    x, y = mark.evaluate("""a => { const box = a.getBoundingClientRect(), y = box.top + box.height / 2;
+        for (let x = box.left; x < box.left + 40; x++) if (document.elementFromPoint(x, y) === a) return [x + 2, y]; }""")
+    page.mouse.click(x, y)  # on the mark drawn after the title (the link itself has no width)
+    ident = mark.get_attribute("id")
+    page.wait_for_url(f"**/{S1}/#{ident}")
+    page.mouse.move(0, 0)
+    page.evaluate("document.activeElement.blur()")
+    # The message the address leads to shows its mark.
+    page.wait_for_function("id => getComputedStyle(document.getElementById(id)).opacity === '1'", arg=ident)
+
+
 def test_search_finds_a_word_said_only_in_a_transcript_and_leads_to_its_session(page, url: str) -> None:
     page.goto(url)
     search = page.locator("input.md-search__input")
