@@ -395,6 +395,31 @@ def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_addres
         assert title >= 120, title  # on a phone the table scrolls, its titles still a few words wide
 
 
+def test_the_summary_of_a_session_fits_a_phone_without_scrolling_sideways(page, kinds: list[str], url: str) -> None:
+    # Its tables (tool calls, tokens) included, with an MCP tool's long name; every
+    # word of them still in sight, none cut.
+    page.set_viewport_size({"width": 375, "height": 800})
+    seen = 0
+    for address in session_pages(url) + kinds:
+        page.goto(address)
+        if not page.locator("article details.ct-overview").count():
+            continue
+        page.locator("article details.ct-overview > summary").first.click()
+        wide = page.evaluate(
+            """() => {
+                const summary = document.querySelector("article details.ct-overview");
+                const out = [];
+                for (const e of [summary, ...summary.querySelectorAll(".md-typeset__scrollwrap, table, td, th")])
+                    if (e.scrollWidth > e.clientWidth) out.push([e.tagName, e.textContent.trim().slice(0, 40), e.scrollWidth, e.clientWidth]);
+                return [summary.querySelectorAll("table").length, out];
+            }"""
+        )
+        tables, too_wide = wide
+        seen += tables
+        assert too_wide == [], (address, too_wide)
+    assert seen > 10, seen
+
+
 def test_a_page_opened_from_another_loads_without_a_full_reload_and_keeps_its_style(page, tmp_path: Path) -> None:
     # navigation.instant fetches only the pages the sitemap lists at the site's own
     # address (site_url): the example site, built for the address it is served at.
