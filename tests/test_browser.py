@@ -214,6 +214,7 @@ def test_tab_goes_from_control_to_control_past_the_permalinks_which_still_lead_t
     # Still a link to its message, that the pointer shows, follows and copies.
     assert marks.evaluate_all("marks => marks.every(a => a.href === location.href.split('#')[0] + '#' + a.id)")
     assert page.get_by_role("link").and_(marks.first).count() == 1  # not hidden from assistive technology
+    assert page.get_by_role("link", name="Link to this message", exact=True).count() == marks.count()  # named, not "¶"
     title = page.locator("article .ct-assistant > .admonition-title").first
     title.hover()
     mark = title.locator(".ct-anchor")

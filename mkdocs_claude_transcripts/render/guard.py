@@ -41,7 +41,7 @@ _EXCERPT_END = "<!-- /claude-transcripts:excerpt {} -->"
 # pattern sees its opening and closing tags one at a time), and the comments
 # around tool output.
 _ANCHOR = re.compile(
-    r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' tabindex='-1' title='Link to this message'>|</a>"
+    r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' tabindex='-1' title='Link to this message' aria-label='Link to this message'>|</a>"
     r"|<!--ct-output-->|<!--/ct-output-->|<!--ct-list-->)$"
 )
 # Links kept: to the web, to an anchor, and to the pages the plugin writes (a page of
