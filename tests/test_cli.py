@@ -296,6 +296,25 @@ def test_a_session_converted_again_leaves_none_of_its_former_pages(tmp_path: Pat
     assert sorted(p.name for p in (out / S1).iterdir()) == ["index.md", "notes.md", "session.json"]
 
 
+def test_links_to_github_threads_lead_there_without_a_reference_back_on_github(tmp_path: Path, capsys) -> None:
+    """A link to an issue, a pull request or a discussion put a reference to the comment
+    on that page, at every push that posted a preview again: it goes through GitHub's
+    redirect, shown as written."""
+    said = ("See https://github.com/acme/app/issues/12, [the fix](https://github.com/acme/app/pull/3#diff) "
+            "and (https://github.com/acme/app/discussions/9); the code: https://github.com/acme/app/blob/main/x.py")  # fmt: skip
+    line = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z", "message": {"role": "user", "content": said}}
+    (tmp_path / "s1.jsonl").write_text(json.dumps(line) + "\n")
+    status, github, _ = convert(str(tmp_path / "s1.jsonl"), "--single-file", "--flavour", "github", capsys=capsys)
+    assert status == 0
+    shown = next(line for line in github.split("\n") if line.startswith("See "))
+    assert shown == (
+        "See [https://github.com/acme/app/issues/12](https://redirect.github.com/acme/app/issues/12), "
+        "[the fix](https://redirect.github.com/acme/app/pull/3#diff) and "
+        "([https://github.com/acme/app/discussions/9](https://redirect.github.com/acme/app/discussions/9)); "
+        "the code: https://github.com/acme/app/blob/main/x.py"
+    )
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 needs a file system that takes any bytes")
 def test_a_file_name_that_is_not_utf8_is_linked_from_the_index(tmp_path: Path, capsys) -> None:
     import os

@@ -45,6 +45,11 @@ _REFERENCE = re.compile(
 # one of those, the text reads and copies as written, and mentions or links nothing.
 # (Backslash escapes and character references, ``\@`` or ``&#64;``, do not stop them.)
 _UNLINKED = "<!-- -->"
+# An address on GitHub of an issue, a pull request or a discussion: a link to it makes
+# GitHub add a reference back to the comment on its page (on every push that posts a
+# preview again). Through GitHub's redirect, it leads there and adds none.
+_THREAD = re.compile(r"(?P<host>https?://(?:www\.)?github\.com)/[^/\s]+/[^/\s]+/(?:issues|pull|discussions)/[0-9]", re.IGNORECASE)
+_REDIRECT = "https://redirect.github.com"
 
 
 def portable(markdown: str) -> str:
@@ -75,8 +80,22 @@ def _row_pipes(line: str) -> str:
 
 def _unlinked(found: re.Match[str]) -> str:
     """A mention or a reference to an issue that GitHub shows as written and does not
-    follow; a link's address as it is."""
-    return found[0] if found["address"] else found[0] + _UNLINKED
+    follow; a link's address as it is, but for one to an issue, a pull request or a
+    discussion on GitHub, which leads there through ``redirect.github.com``."""
+    address = found["address"]
+    if not address:
+        return found[0] + _UNLINKED
+    thread = _THREAD.match(address, 2 if address.startswith("](") else 0)
+    if thread is None:
+        return address
+    if address.startswith("](") or found.string[found.start() - 1 : found.start()] == "<":
+        return address[: thread.start()] + _REDIRECT + address[thread.end("host") :]
+    # Written as it is: shown as written, a link through the redirect.
+    written = address.rstrip(".,:;!?*_~'\"")
+    tail = address[len(written) :]
+    if written.endswith(")") and written.count(")") > written.count("("):
+        written, tail = written[:-1], ")" + tail
+    return f"[{written}]({_REDIRECT}{written[thread.end('host') - thread.start() :]}){tail}"
 
 
 def without_page_links(markdown: str) -> str:
