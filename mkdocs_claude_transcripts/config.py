@@ -66,7 +66,8 @@ class TranscriptsConfig(base.Config):
 
     page_size = c.Type(int, default=400_000)
     """How much a page holds before a long session (or subagent) goes on in parts:
-    pages of its own, linked to each other, cut before a prompt. It is counted in
+    pages of its own, linked to each other, cut before a prompt (a turn that fits in
+    a page is never cut; a longer one is cut where it must). It is counted in
     characters of the HTML the messages make (about: highlighted code counts a tag for
     each word, each `<`, `>` and `&` an entity). A single message longer than half of it (a pasted log, a huge output)
     goes on over several, its blocks marked "(continued)". The default keeps pages

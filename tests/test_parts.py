@@ -69,6 +69,17 @@ def test_a_long_session_is_cut_into_parts_before_prompts(tmp_path: Path) -> None
     assert len(anchors) == len(set(anchors)) == 12 * 2  # each prompt and answer once, in some part
 
 
+@pytest.mark.parametrize("page_size", range(5000, 12001, 700))
+def test_a_turn_that_fits_in_a_part_is_never_cut_whatever_the_page_size(tmp_path: Path, page_size: int) -> None:
+    # Each turn weighs about 2,500: a turn the part's end falls in starts the next part,
+    # rather than its prompt and answer ending this one and its tool call the next.
+    converted = convert(write_long_session(tmp_path).parent, page_size=page_size)
+    parts = [page for page in converted.pages if page.agent_id is None]
+    assert len(parts) > 1
+    firsts = [re.search(r"^(!!!|\?\?\?) (ct-[a-z-]+)", page.markdown, re.MULTILINE).group(2) for page in parts[1:]]
+    assert firsts == ["ct-user"] * len(firsts)
+
+
 def test_the_top_of_the_first_page_counts_in_its_size(tmp_path: Path) -> None:
     """A session of hundreds of subagents lists a hundred of them at the top of its
     first page: that page holds fewer messages, not a page of messages more."""

@@ -222,24 +222,43 @@ def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int
 
 def split(chunks: list[Chunk], limit: int, sizes: list[int], first: int = 0) -> list[list[Chunk]]:
     """Group messages into parts that weigh about ``limit`` (characters, highlighted
-    code weighing more, see cut.py; 0: one part), cutting before a turn of the user's;
-    a turn longer than a part is cut where it must. The first part holds ``first``
-    already (the top of the first page: its summary, the list of its subagents), which
-    makes it end at an earlier turn, not inside one."""
+    code weighing more, see cut.py; 0: one part), cutting before a turn of the user's:
+    a turn that would not fit in what is left of a part starts the next one, whole
+    where it fits in a part; a turn longer than a part starts where it is (the next
+    part, if this one is half full) and is cut where it must. The first part holds
+    ``first`` already (the top of the first page: its summary, the list of its
+    subagents), which makes it end at an earlier turn, not inside one."""
+    turns = _turn_sizes(chunks, sizes)
     parts: list[list[Chunk]] = [[]]
     size = 0
-    previous = None
-    for chunk, length in zip(chunks, sizes):
-        starts_turn = isinstance(chunk[0], _TURN_STARTS) and chunk[0] is not previous  # not a piece of one
+    for index, (chunk, length) in enumerate(zip(chunks, sizes)):
         held = size + (first if len(parts) == 1 else 0)
-        full = held + length > limit and (starts_turn or size > limit)
-        previous = chunk[0]
+        if index in turns:
+            turn = turns[index]
+            full = held + turn > limit and (turn <= limit or held > limit // 2)
+        else:
+            full = held + length > limit and size > limit
         if limit and parts[-1] and full:
             parts.append([])
             size = 0
         parts[-1].append(chunk)
         size += length
     return parts
+
+
+def _turn_sizes(chunks: list[Chunk], sizes: list[int]) -> dict[int, int]:
+    """The weight of each turn of the user's, by the index of the chunk that starts it."""
+    turns: dict[int, int] = {}
+    start = None
+    previous = None
+    for index, (chunk, length) in enumerate(zip(chunks, sizes)):
+        if isinstance(chunk[0], _TURN_STARTS) and chunk[0] is not previous:  # not a piece of one
+            start = index
+            turns[start] = 0
+        if start is not None:
+            turns[start] += length
+        previous = chunk[0]
+    return turns
 
 
 def _part_list(uris: list[str], parts: list[list[Chunk]], page: str, options: RenderOptions) -> list[str]:
