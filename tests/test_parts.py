@@ -541,3 +541,20 @@ def test_subagents_come_after_the_agent_that_started_them_in_rounds() -> None:
         assert [a.id for a in _parents_first(agents)] == [a.id for a in by_rounds(agents)]
     chain = [m.Agent(id=f"c{n}", parent=f"c{n - 1}" if n else None) for n in range(3000)]
     assert [a.id for a in _parents_first(list(reversed(chain)))] == [a.id for a in chain]
+
+
+def test_a_turn_that_grows_never_goes_back_a_part() -> None:
+    # A session still being written: its last turn grows an answer at a time. Once it
+    # starts the next part, it stays there, so that a page seen under mkdocs serve
+    # does not come and go.
+    from mkdocs_claude_transcripts import model as m
+    from mkdocs_claude_transcripts.render.page import split
+
+    before = [(m.Prompt(text=f"p{n}"), []) for n in range(3)]
+    limit, placed = 1000, []
+    for answers in range(1, 40):
+        chunks = [*before, (m.Prompt(text="last"), []), *((m.AssistantText(text=f"a{n}"), []) for n in range(answers))]
+        sizes = [100, 100, 100, 50, *([60] * answers)]  # the part before it a third full
+        parts = split(chunks, limit, sizes)
+        placed.append(next(number for number, part in enumerate(parts) if any(message.text == "last" for message, _ in part)))
+    assert placed == sorted(placed) and placed[0] == 0 and placed[-1] == 1

@@ -224,8 +224,7 @@ def split(chunks: list[Chunk], limit: int, sizes: list[int], first: int = 0) -> 
     """Group messages into parts that weigh about ``limit`` (characters, highlighted
     code weighing more, see cut.py; 0: one part), cutting before a turn of the user's:
     a turn that would not fit in what is left of a part starts the next one, whole
-    where it fits in a part; a turn longer than a part starts where it is (the next
-    part, if this one is half full) and is cut where it must. The first part holds
+    where it fits in a part, cut where it must where it is longer. The first part holds
     ``first`` already (the top of the first page: its summary, the list of its
     subagents), which makes it end at an earlier turn, not inside one."""
     turns = _turn_sizes(chunks, sizes)
@@ -233,9 +232,8 @@ def split(chunks: list[Chunk], limit: int, sizes: list[int], first: int = 0) -> 
     size = 0
     for index, (chunk, length) in enumerate(zip(chunks, sizes)):
         held = size + (first if len(parts) == 1 else 0)
-        if index in turns:
-            turn = turns[index]
-            full = held + turn > limit and (turn <= limit or held > limit // 2)
+        if index in turns:  # (a turn that grows, in a session still written, never goes back a page)
+            full = held + turns[index] > limit
         else:
             full = held + length > limit and size > limit
         if limit and parts[-1] and full:
