@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mkdocs_claude_transcripts.build import build_session
-from mkdocs_claude_transcripts.redact import BY_LINE, PATTERNS, TRIGGERS, Redactor, _by_line, _home, _homes, _one_of, home_users
+from mkdocs_claude_transcripts.redact import (
+    BY_LINE,
+    PATTERNS,
+    TRIGGERS,
+    Redactor,
+    _by_line,
+    _home,
+    _homes,
+    _one_of,
+    home_users,
+)
 from mkdocs_claude_transcripts.transcript.discovery import SourceFile, discover
 
 SECRETS = {
