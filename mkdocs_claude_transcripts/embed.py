@@ -101,14 +101,13 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
 
     try:
         # Every value as it is written: YAML 1.1 would read 10:30 as 630, 010 as 8, yes as true.
-        spec = yaml.load(text, Loader=yaml.BaseLoader) if text.strip() else None  # (str, list and dict only)
+        spec = yaml.load(text, Loader=_Options) if text.strip() else None  # (str, list and dict only)
     except yaml.YAMLError as error:
         raise ExcerptError(f"not YAML: {' '.join(str(error).split())}") from None
+    except _GivenTwice as error:
+        raise ExcerptError(f"{error} given twice (which one is meant?)") from None
     if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
         raise ExcerptError("needs 'path:', the transcript to show")
-    twice = _given_twice(text)
-    if twice:
-        raise ExcerptError(f"{', '.join(twice)} given twice (which one is meant?)")
     unknown = sorted(set(map(str, spec)) - _KEYS)
     if unknown:
         raise ExcerptError(f"unknown option {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})")
@@ -131,11 +130,19 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     return render(found.session, chosen, look, page=page, published=found.published, prefix=prefix, agent=found.agent, **options)
 
 
-def _given_twice(text: str) -> list[str]:
-    """The options of a block's top level given more than once (YAML keeps the last)."""
-    node = yaml.compose(text, Loader=yaml.BaseLoader)
-    keys = [key.value for key, _ in node.value] if isinstance(node, yaml.MappingNode) else []
-    return sorted({str(key) for key in keys if keys.count(key) > 1})
+class _GivenTwice(Exception):
+    """Names given more than once in a mapping (YAML would keep the last)."""
+
+
+class _Options(yaml.BaseLoader):
+    """A block's options, every value as it is written; a name given twice an error."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        if twice:
+            raise _GivenTwice(", ".join(twice))
+        return super().construct_mapping(node, deep)
 
 
 def resolve(path: str, page: str) -> list[str] | None:

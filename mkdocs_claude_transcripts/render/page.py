@@ -235,7 +235,7 @@ def split(chunks: list[Chunk], limit: int, sizes: list[int], first: int = 0) -> 
         if index in turns:  # (a turn that grows, in a session still written, never goes back a page)
             full = held + turns[index] > limit
         else:
-            full = held + length > limit and size > limit
+            full = size > limit  # (within a turn longer than a part)
         if limit and parts[-1] and full:
             parts.append([])
             size = 0
