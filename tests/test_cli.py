@@ -342,6 +342,89 @@ def test_the_documented_workflow_gives_file_names_to_the_shell_as_they_are() -> 
     assert "head.repo.full_name == github.repository" in comment["if"]  # a fork's token may not comment
 
 
+# A stand-in for GitHub's command line: the pull request's comments in a JSON file, the
+# calls the workflow makes answered as GitHub would (``--jq`` by jq itself).
+FAKE_GH = """
+import json, subprocess, sys
+from pathlib import Path
+
+state = Path(sys.argv[0]).parent / "comments.json"
+comments = json.loads(state.read_text())
+args = sys.argv[1:]
+with open(state.parent / "calls", "a") as log:
+    log.write(" ".join(args[:3]) + "\\n")
+if args[:2] == ["pr", "comment"]:
+    body = Path(args[args.index("--body-file") + 1]).read_text()
+    comments.append({"id": max(c["id"] for c in comments) + 1, "user": {"login": "github-actions[bot]"}, "body": body})
+elif args[:2] == ["api", "--paginate"] and args[2].endswith("/comments"):
+    found = subprocess.run(["jq", "-r", args[args.index("--jq") + 1]], input=json.dumps(comments), capture_output=True, text=True, check=True)
+    sys.stdout.write(found.stdout)
+elif args[:3] == ["api", "--method", "PATCH"]:
+    number = int(args[3].rsplit("/", 1)[1])
+    body = Path(args[args.index("-F") + 1].removeprefix("body=@")).read_text()
+    next(c for c in comments if c["id"] == number)["body"] = body
+else:
+    sys.exit(f"unexpected: gh {args}")
+state.write_text(json.dumps(comments))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not (shutil.which("jq") and shutil.which("git") and shutil.which("bash")), reason="needs bash, git and jq")
+def test_the_documented_workflow_keeps_one_comment_per_pull_request_written_over_at_each_push(tmp_path: Path) -> None:
+    """Each push to a pull request that adds transcripts added one more comment of them all."""
+    import os
+
+    import yaml
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    steps = yaml.safe_load(re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)[-1])["jobs"]["preview"]["steps"]
+    script = next(step["run"] for step in steps if "gh pr comment" in step.get("run", ""))
+    tools, repo = tmp_path / "bin", tmp_path / "repo"
+    tools.mkdir()
+    (tools / "gh").write_text(f"#!{sys.executable}\n{FAKE_GH}")
+    (tools / "mkdocs-claude-transcripts").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m mkdocs_claude_transcripts "$@"\n')
+    for tool in tools.iterdir():
+        tool.chmod(0o755)
+    others = [
+        {"id": 1, "user": {"login": "octocat"}, "body": "<!-- claude-transcripts preview -->\nquoted by a person"},
+        {"id": 2, "user": {"login": "github-actions[bot]"}, "body": "coverage: 91%"},
+    ]
+    (tools / "comments.json").write_text(json.dumps(others))
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "BASE": "main", "PR": "7", "GH_TOKEN": "t"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True, capture_output=True)
+
+    def push(name: str, source: Path) -> list[dict]:
+        """A commit adding a transcript, then the step as GitHub runs it; the comments after it."""
+        shutil.copyfile(source, repo / "talks" / name)
+        git("add", "-A")
+        git("commit", "-qm", name)
+        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=repo, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return json.loads((tools / "comments.json").read_text())
+
+    (repo / "talks").mkdir(parents=True)
+    (repo / "README.md").write_text("notes\n")
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-qm", "start")
+    git("update-ref", "refs/remotes/origin/main", "HEAD")
+    git("checkout", "-qb", "talk")
+    first = push("first.jsonl", EXAMPLE / f"{S1}.jsonl")
+    assert first[:2] == others and len(first) == 3
+    body = first[2]["body"]
+    assert body.startswith("<!-- claude-transcripts preview -->\n") and len(body) <= 65536
+    title = body.split("\n")[1].removeprefix("# ")  # the session's title, under the mark
+    assert title and title in (EXAMPLE / f"{S1}.jsonl").read_text()
+    second = push("second.jsonl", EXAMPLE / "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58.jsonl")
+    assert second[:2] == others and len(second) == 3  # the same comment, written over
+    assert second[2]["id"] == first[2]["id"] and second[2]["body"].startswith("<!-- claude-transcripts preview -->\n")
+    assert title in second[2]["body"] and len(second[2]["body"]) > len(body)
+    calls = [call.split(" ")[:2] for call in (tools / "calls").read_text().splitlines()]
+    assert calls == [["api", "--paginate"], ["pr", "comment"], ["api", "--paginate"], ["api", "--method"]]
+
+
 def test_mentions_and_issue_references_show_as_written_on_github_but_ping_and_link_nothing(tmp_path: Path, capsys) -> None:
     """A transcript pasted into a pull request's comment pinged the people it named
     (``@name``) and put the comment into the timeline of each issue it named (``#12``)."""
