@@ -75,3 +75,39 @@ def test_a_session_of_commands_run_in_bash_mode_is_titled_by_the_first(tmp_path:
     (page,) = built_pages(tmp_path, "0ba5e000-0000-4000-8000-000000000001", entries)
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
     assert soup.h1.get_text() == "! ls -la"
+
+
+def test_an_agent_claude_code_runs_on_its_own_is_titled_by_what_it_does(tmp_path: Path) -> None:
+    """A compaction's or a prompt suggestion's agent file has no meta.json and no call
+    that started it: it was titled "Agent", like any agent of unknown type."""
+    import json
+
+    from .conftest import build, make_site
+
+    session = "5e55e000-0000-4000-8000-000000000001"
+    root = make_site(tmp_path)
+    folder = root / "docs" / "p"
+    (folder / session / "subagents").mkdir(parents=True)
+
+    def line(number: int, kind: str, text: str, agent: str | None = None) -> str:
+        entry = {"type": kind, "uuid": f"{number:08x}-0000-4000-8000-000000000000", "sessionId": session,
+                 "timestamp": f"2025-05-05T10:00:0{number}.000Z", "parentUuid": None,
+                 "message": {"role": kind, "content": text if kind == "user" else [{"type": "text", "text": text}]}}  # fmt: skip
+        if agent is not None:
+            entry.update(isSidechain=True, agentId=agent)
+        return json.dumps(entry) + "\n"
+
+    (folder / f"{session}.jsonl").write_text(line(0, "user", "Tidy the parser") + line(1, "assistant", "Done."))
+    for agent in ("acompact-3f2a1b", "aprompt_suggestion-0e2fb6", "a519f9e"):
+        (folder / session / "subagents" / f"agent-{agent}.jsonl").write_text(line(2, "user", f"Work of {agent}", agent) + line(3, "assistant", "Said.", agent))
+    (root / "docs" / "q").mkdir()  # an agent file whose session is not in the site
+    (root / "docs" / "q" / "agent-acompact-77aa11.jsonl").write_text(line(4, "user", "Summarise", "acompact-77aa11").replace(session, "0ff0e000-0000-4000-8000-000000000002"))
+    site = build(root)
+    (alone,) = (site / "q").rglob("index.html")
+    assert BeautifulSoup(alone.read_text(encoding="utf-8"), "html.parser").h1.get_text() == "Compaction · Summarise"
+    titles = {page.parent.name: BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").h1.get_text() for page in (site / "p" / session).rglob("index.html")}
+    assert titles["agent-acompact-3f2a1b"].startswith("Compaction ")
+    assert titles["agent-aprompt_suggestion-0e2fb6"].startswith("Prompt suggestion ")
+    assert titles["agent-a519f9e"].startswith("Agent ")  # an agent a call started, whose type is not known
+    nav = BeautifulSoup((site / "p" / session / "index.html").read_text(encoding="utf-8"), "html.parser").select(".md-nav__link")
+    assert any(link.get_text(" ", strip=True).startswith("Compaction") for link in nav)

@@ -143,7 +143,7 @@ def _finish(source: SessionSource, session: m.Session, main: Conversation, spawn
     agent = source.orphan_agent
     if agent is not None:
         meta = agent.meta
-        label = (meta.agent_type if meta and meta.agent_type else "Agent") + " · "
+        label = ((meta.agent_type if meta else None) or m.own_agent(agent.agent_id) or "Agent") + " · "
         session.orphan_agent = True
         session.title = label + ((meta.description if meta else None) or shorten(clean(first_prompt(main.messages)), 60) or agent.agent_id)
     else:

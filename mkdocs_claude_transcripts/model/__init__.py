@@ -40,7 +40,7 @@ from .messages import (
     Usage,
     kind_title,
 )
-from .session import Agent, Session, anchors_of, by_starter, map_strings, walk
+from .session import Agent, Session, anchors_of, by_starter, map_strings, own_agent, walk
 from .tools import (
     INPUTS,
     AgentOutput,
@@ -165,6 +165,7 @@ __all__ = [
     "WriteInput",
     "kind_title",
     "map_strings",
+    "own_agent",
     "typed_input",
     "walk",
 ]

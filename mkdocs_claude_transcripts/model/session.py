@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCall
+from .messages import AnyMessage, Branch, Image, Message, Node, Response, ToolCall, kind_title
 from .tools import Hunk
 
 # Fields that name or tie things together rather than say anything: a message's kind
@@ -97,6 +97,20 @@ class _Mapping:
         return self.node(value)
 
 
+# An agent Claude Code runs on its own, rather than one a tool call starts, is known by
+# its id: ``a``, what it does, ``-`` and a number (``aprompt_suggestion-0e2fb6``); what
+# it does holds a letter past ``f``, which the number of another agent does not.
+_OWN_AGENT = re.compile(r"a((?=[a-z_]*[g-z])[a-z]+(?:_[a-z]+)*)-[0-9a-f]+")
+_OWN_AGENTS = {"prompt_suggestion": "Prompt suggestion", "compact": "Compaction"}
+
+
+def own_agent(agent_id: str) -> str | None:
+    """What an agent Claude Code runs on its own does, from its id (``Prompt
+    suggestion``, ``Compaction``); None for an agent a tool call starts."""
+    found = _OWN_AGENT.fullmatch(agent_id)
+    return (_OWN_AGENTS.get(found[1]) or kind_title(found[1])) if found else None
+
+
 def by_starter(agents: Iterable[Agent]) -> dict[str | None, list[Agent]]:
     """Agents by the id of the agent that started them (None: the session), each list
     in the order given."""
@@ -140,7 +154,7 @@ class Agent(Node):
 
     @property
     def title(self) -> str:
-        label = self.agent_type or self.name or "Agent"
+        label = self.agent_type or self.name or own_agent(self.id) or "Agent"
         return f"{label} · {self.description}" if self.description else f"{label} {self.id}"
 
 
