@@ -23,3 +23,16 @@ def printable(text: str, stream: TextIO) -> str:
 def say(text: str, stream: TextIO, end: str = "\n") -> None:
     """Write ``text`` (and ``end``) on ``stream``, as it can write it."""
     stream.write(printable(text + end, stream))
+
+
+def write_document(text: str, stream: TextIO) -> None:
+    """Write a document (``--single-file``'s Markdown) on ``stream`` in UTF-8, the bytes a
+    file of it holds, whatever encoding ``stream`` takes text in (a Windows code page
+    lacks most of a transcript's characters); as text where it takes nothing else."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from .console import printable, say
+from .console import printable, say, write_document
 from .inputs import UsageError, source_files
 from .insights.export import written_here
 from .pipeline import Converted, Redactor, Row, SessionSource, convert_session, discover, stylesheet
@@ -96,7 +96,7 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
     elif request.single_file:
         text = single_file(converted, request.flavour, request.max_chars, options)
         if request.out in (None, "-"):
-            stdout.write(text)
+            write_document(text, stdout)
         else:
             Path(request.out).parent.mkdir(parents=True, exist_ok=True)
             Path(request.out).write_text(text, encoding="utf-8")

@@ -123,6 +123,21 @@ def test_a_single_file_is_written_where_asked(tmp_path: Path, capsys) -> None:
     assert "](agent-" not in text, "no links to pages that are not there"
 
 
+def test_a_single_file_on_stdout_is_the_file_whatever_encoding_stdout_takes(tmp_path: Path) -> None:
+    """On stdout whose encoding lacks a transcript's characters (a Windows code page,
+    where output is piped or redirected), ``--single-file`` stopped with a traceback."""
+    import os
+
+    command = [sys.executable, "-m", "mkdocs_claude_transcripts", "convert", str(EXAMPLE), "--single-file"]
+    target = tmp_path / "comment.md"
+    assert subprocess.run([*command, "-o", str(target)], capture_output=True, check=False).returncode == 0
+    assert "\u25d0" in target.read_text(encoding="utf-8")  # a character cp1252 lacks
+    for encoding in ("cp1252", "utf-8"):
+        done = subprocess.run(command, capture_output=True, env={**os.environ, "PYTHONIOENCODING": encoding}, check=False)
+        assert done.returncode == 0, done.stderr.decode()
+        assert done.stdout == target.read_bytes()
+
+
 def test_the_report_says_what_would_be_redacted_and_writes_nothing(tmp_path: Path, capsys) -> None:
     secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     line = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z",
