@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -169,17 +170,48 @@ def _remove_stale(out: Path, pages: set[str], assets: set[str]) -> None:
 
 
 def write_folder_rest(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
-    """What a folder holds besides the sessions' pages: the index, the stylesheet."""
+    """What a folder holds besides the sessions' pages: the index, the stylesheet. Of
+    what an earlier run wrote there, the index's later parts that this one does not
+    write go, and the stylesheet, in GitHub's flavour (whose pages use none)."""
     change = FLAVOURS[flavour]
     written = {page.src_uri for done in converted for page in done.pages} | {asset.src_uri for done in converted for asset in done.assets}
     rows: list[Row] = [done.row for done in converted]
     taken = _taken(out)
     index = layout.index_place([row.page for row in rows], lambda page: page in written or taken(page))
     if index is not None:
-        for src_uri, markdown in index_pages(rows, index, options):
+        parts = index_pages(rows, index, options)
+        for src_uri, markdown in parts:
             _write(out, src_uri, change(markdown))
+        folder = out / posixpath.dirname(index)
+        now = {out / src_uri for src_uri, _ in parts}
+        for path in folder.glob("transcripts-part-*.md"):
+            if _INDEX_PART.fullmatch(path.name) and path not in now and _ours(path):
+                path.unlink()
     if flavour == "material":
         _write(out, layout.STYLESHEET, stylesheet())
+    else:
+        _remove_stylesheet(out)
+
+
+_INDEX_PART = re.compile(r"transcripts-part-[0-9]+\.md")
+
+
+def _remove_stylesheet(out: Path) -> None:
+    """Remove the stylesheet an earlier run wrote (it starts as this package's does),
+    and the folders it leaves empty."""
+    path = out / layout.STYLESHEET
+    try:
+        with open(path, "rb") as handle:
+            ours = handle.read(4096).startswith(stylesheet().split(b"\n", 1)[0])
+    except OSError:
+        return
+    if ours:
+        path.unlink()
+        for folder in path.relative_to(out).parents[:-1]:
+            try:
+                (out / folder).rmdir()
+            except OSError:  # not empty
+                break
 
 
 def _check_output(folder: Path | None, file: Path | None) -> None:

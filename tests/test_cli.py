@@ -538,3 +538,35 @@ def test_a_run_into_the_same_folder_leaves_none_of_the_files_an_earlier_run_wrot
     (given / "s.jsonl").write_text(without_images)
     assert convert(str(given), "-o", str(out), "--no-json", capsys=capsys)[0] == 0
     assert sorted(p.name for p in (out / "s").iterdir()) == ["index.md", "notes.json"]  # the folder of images gone with them
+
+
+def test_a_run_into_the_same_folder_leaves_neither_the_index_parts_nor_the_stylesheet_it_no_longer_writes(tmp_path: Path) -> None:
+    """An index in fewer parts than an earlier run's left that run's later parts, whose
+    rows said what this run's do not; GitHub's flavour left the stylesheet of the
+    Material pages it replaced."""
+    import io
+
+    from mkdocs_claude_transcripts.render.context import RenderOptions
+
+    given, out = tmp_path / "given", tmp_path / "out"
+    shutil.copytree(EXAMPLE, given)
+
+    def run(flavour: str = "material", page_size: int = RenderOptions().page_size) -> list[str]:
+        request = convert_module.Request([str(given)], out=str(out), flavour=flavour, options=RenderOptions(page_size=page_size), jobs=1)
+        assert convert_module.run(request, io.StringIO(), io.StringIO()) == 0
+        return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.parent == out or "assets" in p.parts)
+
+    first = run(page_size=200)  # a part of the index for each session
+    assert {"transcripts-part-2.md", "transcripts-part-3.md", "assets/claude-transcripts/claude-transcripts.css"} <= set(first)
+    (out / "transcripts-part-9.md").write_text("# My own notes\n")  # files of another making
+    (out / "assets" / "logo.svg").write_text("<svg/>")
+    second = run()
+    assert "transcripts-part-2.md" not in second and "transcripts-part-3.md" not in second and "index.md" in second
+    assert "transcripts-part-9.md" in second and "assets/claude-transcripts/claude-transcripts.css" in second
+    third = run("github")
+    assert "assets/claude-transcripts" not in third and "assets/claude-transcripts/claude-transcripts.css" not in third
+    assert "assets/logo.svg" in third and "transcripts-part-9.md" in third
+    (out / "assets" / "logo.svg").unlink()
+    run("material")
+    last = run("github")
+    assert not (out / "assets").exists() and {"index.md", "transcripts-part-9.md"} <= set(last)  # the folders it made, gone too
