@@ -182,11 +182,7 @@ def write_folder_rest(converted: list[Converted], out: Path, flavour: str, optio
         parts = index_pages(rows, index, options)
         for src_uri, markdown in parts:
             _write(out, src_uri, change(markdown))
-        folder = out / posixpath.dirname(index)
-        now = {out / src_uri for src_uri, _ in parts}
-        for path in folder.glob("transcripts-part-*.md"):
-            if _INDEX_PART.fullmatch(path.name) and path not in now and _ours(path):
-                path.unlink()
+        _remove_index_parts(out / posixpath.dirname(index), {out / src_uri for src_uri, _ in parts})
     if flavour == "material":
         _write(out, layout.STYLESHEET, stylesheet())
     else:
@@ -194,6 +190,14 @@ def write_folder_rest(converted: list[Converted], out: Path, flavour: str, optio
 
 
 _INDEX_PART = re.compile(r"transcripts-part-[0-9]+\.md")
+
+
+def _remove_index_parts(folder: Path, written: set[Path]) -> None:
+    """Remove the parts of an index an earlier run wrote in ``folder`` that are not
+    among those ``written`` now."""
+    for path in folder.glob("transcripts-part-*.md"):
+        if _INDEX_PART.fullmatch(path.name) and path not in written and _ours(path):
+            path.unlink()
 
 
 def _remove_stylesheet(out: Path) -> None:
