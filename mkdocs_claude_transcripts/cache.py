@@ -396,6 +396,14 @@ class Cache:
             at += length + 1  # and the line between two
         return kept if at == len(html) + 1 else {}
 
+    def section_digests(self, url: str, markdown_settings: str) -> set[str]:
+        """The digests of the sections ``load_sections`` gives, without their HTML."""
+        try:
+            key = _read(self._html_file(self.url_key(url, markdown_settings), ".url"))
+            return {digest for digest, _ in self._record(key)[0]["sections"] if digest}
+        except (OSError, ValueError, KeyError, TypeError):
+            return set()
+
     def load_search_text(self, key: str) -> str | None:
         """The text a page's HTML gives the search index, when kept before."""
         try:

@@ -42,6 +42,7 @@ from .render import markdown as md
 from .render.context import RenderOptions
 from .rendering import WarningCount
 from .rendering import render as render_page
+from .rendering import to_render
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
 from .workers import can_fork, end, in_background, in_workers, loading
@@ -202,7 +203,9 @@ def render_pages(
         finally:
             page.markdown = page.content = None  # a worker renders many pages: none is kept
 
-    return _each(jobs, render, workers, lambda job: len(job.file.content_bytes), _RENDER_ENOUGH)
+    # Weighed by what is rendered: of a page of a conversation that went on, its top and
+    # last sections alone (rendering.py), which starting workers would cost more than.
+    return _each(jobs, render, workers, lambda job: to_render(markdown_of(job.file), job.file.url, cache, settings), _RENDER_ENOUGH)
 
 
 def write_pages(

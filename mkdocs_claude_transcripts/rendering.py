@@ -98,6 +98,19 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     return [Section("" if index == 0 or index in headed else part.digest, len(part.html or "")) for index, part in enumerate(parts)]
 
 
+def to_render(markdown: str, url: str, cache: Cache, settings: str) -> int:
+    """How much of a page's Markdown ``render`` renders: its top and the sections that
+    the page last rendered at ``url`` lacks; all of it, where it is not in sections
+    or no page was rendered there."""
+    if _LINE not in markdown:
+        return len(markdown)
+    kept = cache.section_digests(url, settings)
+    if not kept:
+        return len(markdown)
+    top, *sections = markdown.split(_LINE)
+    return len(top) + sum(len(text) for text in sections if text_digest(text.strip("\n")) not in kept)
+
+
 def _anchors(html: str) -> set[str]:
     """The ids in the tags of ``html``, and the names in its links (``<a name>``)."""
     found = set()

@@ -438,6 +438,39 @@ def test_a_conversation_that_goes_on_is_rendered_again_in_the_sections_that_chan
     assert (root / "anchors.json").read_text(encoding="utf-8") == anchors
 
 
+def test_the_pages_of_a_conversation_that_goes_on_weigh_what_is_rendered_of_them(tmp_path: Path, monkeypatch) -> None:
+    """Pages to render weigh what will be rendered of them, which decides whether
+    starting workers is worth it: a page of a conversation that went on weighed its
+    whole Markdown, though only its top and last sections are rendered again."""
+    from mkdocs_claude_transcripts.pages import markdown_of
+
+    monkeypatch.setattr(parallel, "_CONVERT_ENOUGH", 0)
+    weighed: list[list[tuple[str, int, int]]] = []  # of each build: page, weight, Markdown
+    each = parallel._each
+
+    def recorded(items, work, workers, size, enough):  # noqa: ANN001, ANN202
+        if items and isinstance(items[0], parallel.PageJob):
+            weighed.append([(job.file.src_uri, size(job), len(markdown_of(job.file))) for job in items])
+        return each(items, work, workers, size, enough)
+
+    monkeypatch.setattr(parallel, "_each", recorded)
+    root = make_site(tmp_path, plugin_options="page_size: 10000\njobs: 2")
+    path = write_long_session(root / "docs" / "s")
+    build(root)
+    assert weighed[0] and all(weight >= whole for _, weight, whole in weighed[0])  # nothing rendered before
+    line = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
+    line.update(uuid="eeeeeeee-0000-4000-8000-000000000000", parentUuid=line["uuid"], timestamp="2025-05-05T11:00:00.000Z")
+    line["message"] = {"id": "msg_99", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "Answer 99: one more."}]}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    build(root)
+    pages = {src_uri: (weight, whole) for src_uri, weight, whole in weighed[1]}
+    first, parts = pages.pop(f"s/{SESSION}/index.md"), [value for name, value in pages.items() if "/part-" in name]
+    assert len(parts) == 1  # the last part, which the answer ends
+    for weight, whole in (first, *parts):
+        assert 0 < weight < whole / 3  # its top (the first page), its end (the last)
+
+
 ANCHORS_HOOK = """
 import json, os
 seen = {}
