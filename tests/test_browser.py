@@ -181,6 +181,46 @@ def test_icons_permalink_marks_and_small_lines_stand_out_from_their_background_i
     assert title.locator(".ct-anchor").evaluate("a => getComputedStyle(a).opacity") == "1"
 
 
+# The colour of a kind of block as seen: its icon's colour laid over its title's
+# background, with that colour's hue (degrees) and its place in CIELAB.
+SEEN_COLOUR = """kind => {
+    const title = document.querySelector(`article .${kind} > :is(.admonition-title, summary)`);
+    if (!title) return null;
+    const [r, g, b] = getComputedStyle(title, '::before').backgroundColor.match(/[\\d.]+/g).map(Number);
+    const [max, min] = [Math.max(r, g, b), Math.min(r, g, b)];
+    const hue = max === min ? 0 : (360 + 60 * (max === r ? (g - b) / (max - min) : max === g ? 2 + (b - r) / (max - min) : 4 + (r - g) / (max - min))) % 360;
+    const linear = v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    const [lr, lg, lb] = [r, g, b].map(linear);
+    const xyz = [(0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047, 0.2126 * lr + 0.7152 * lg + 0.0722 * lb, (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883];
+    const [fx, fy, fz] = xyz.map(t => t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+    return [hue, [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)]];
+}"""
+
+
+def test_a_subagent_and_a_teammate_have_colours_told_apart_at_a_glance_in_both_schemes(page, kinds: list[str]) -> None:
+    # A subagent's call or result (ct-agent) and a message from another agent of a
+    # team (ct-teammate): hues at least 60 degrees apart, and colours far apart in
+    # CIELAB (a difference of 2.3 is just noticeable; 40 is plainly another colour).
+    for scheme in ("default", "slate"):
+        seen: dict[str, list] = {}
+        for address in kinds:
+            page.goto(address)
+            if page.locator("body").get_attribute("data-md-color-scheme") != scheme:
+                page.locator("form[data-md-component='palette'] label:visible").first.click()  # kept for the next pages
+                page.evaluate("document.getAnimations().forEach(a => a.finish())")
+            for kind in ("ct-agent", "ct-teammate"):
+                colour = page.evaluate(SEEN_COLOUR, kind)
+                if colour and kind not in seen:
+                    seen[kind] = colour
+            if len(seen) == 2:
+                break
+        assert set(seen) == {"ct-agent", "ct-teammate"}, (scheme, seen)
+        (hue, lab), (other_hue, other_lab) = seen["ct-agent"], seen["ct-teammate"]
+        apart = abs(hue - other_hue) % 360
+        distance = sum((x - y) ** 2 for x, y in zip(lab, other_lab)) ** 0.5
+        assert min(apart, 360 - apart) >= 60 and distance >= 40, (scheme, seen)
+
+
 def test_a_collapsed_tool_call_opens_on_click(page, url: str) -> None:
     page.goto(session_pages(url)[0])
     calls = page.locator("article details.ct-tool")
