@@ -44,7 +44,7 @@ from mkdocs.utils import meta
 
 from . import outputs
 from .cache import Cache, CachedPage, Section, fingerprint
-from .render.markdown import OUTPUT_END, OUTPUT_START, TITLED
+from .render.markdown import BREAK, OUTPUT_END, OUTPUT_START, TITLED
 from .rendering import WarningCount, render
 from .search import Spool
 from .toc import toc_from_json, toc_to_json
@@ -243,7 +243,7 @@ class Pages:
         hold all of it, and each search result would carry a whole page of text to
         the browser, which then took half a second a key to show results on a site
         of 12 MB of transcripts."""
-        html = _PERMALINK.sub("", _without(html, self._unindexed))
+        html = _PERMALINK.sub("", _without(html, self._unindexed)).replace(BREAK, "")  # a name stays one word
         return _TAG.sub(" ", TITLED.sub(r'<h2 id="\g<ident>">\g<title></h2>', html))
 
     def full_view(self, page: Page) -> None:

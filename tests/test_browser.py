@@ -436,6 +436,73 @@ def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_addres
         assert title >= 120, title  # on a phone the table scrolls, its titles still a few words wide
 
 
+def write_session(folder: Path, session: str, lines: list[dict]) -> None:
+    """A session file of ``lines``, each given the fields every entry has."""
+    with (folder / f"{session}.jsonl").open("w", encoding="utf-8") as out:
+        for number, line in enumerate(lines):
+            line.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, cwd="/home/kim/app", version="2.1.30",
+                        parentUuid=f"{number - 1:08x}-0000-4000-8000-000000000000" if number else None,
+                        timestamp=f"2025-05-05T10:00:{number:02d}.000Z")  # fmt: skip
+            out.write(json.dumps(line) + "\n")
+
+
+def calls(tools: list[tuple[str, dict]]) -> list[dict]:
+    """A prompt, then a call of each tool with its result."""
+    lines: list[dict] = [{"type": "user", "message": {"role": "user", "content": "Review the pull request."}}]
+    for number, (name, arguments) in enumerate(tools):
+        call = {"type": "tool_use", "id": f"toolu_{number}", "name": name, "input": arguments}
+        result = {"type": "tool_result", "tool_use_id": f"toolu_{number}", "content": "done"}
+        message = {"id": f"msg_{number}", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}
+        lines.append({"type": "assistant", "message": message})
+        lines.append({"type": "user", "message": {"role": "user", "content": [result]}})
+    return lines
+
+
+# Where each block's title goes on to its next line: the characters on either side.
+TITLE_BREAKS = """() => [...document.querySelectorAll("article :is(.admonition, details)[class*='ct-'] > :is(.admonition-title, summary)")].map(title => {
+    const chars = [];
+    const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode()); ) {
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const box = range.getClientRects()[0];
+            if (box) chars.push([node.data[i], box.top]);
+        }
+    }
+    const breaks = [];
+    for (let i = 1; i < chars.length; i++) if (chars[i][1] > chars[i - 1][1] + 2) breaks.push([chars[i - 1][0], chars[i][0]]);
+    return [title.textContent, breaks];
+})"""
+
+
+def test_a_long_tool_name_or_path_in_a_title_breaks_at_its_separators_on_a_narrow_phone(page, tmp_path: Path) -> None:
+    # MCP tools' names and a file's path, on a phone 320 px wide: where a title goes
+    # on to its next line, it does at a space or after a separator, not inside a word.
+    root = tmp_path / "names"
+    copy_tree(ROOT / "example_site", root)
+    for made in ("site", ".cache"):
+        shutil.rmtree(root / made, ignore_errors=True)
+    write_session(root / "docs" / "transcripts", "5e55e555-0000-4000-8000-000000000002", calls([
+        ("mcp__github__create_pull_request_review", {"owner": "kim", "repo": "app", "pullNumber": 12}),
+        ("mcp__plugin_playwright_playwright__browser_take_screenshot", {"filename": "page.png"}),
+        ("mcp__claude-in-chrome__read_console_messages", {"tabId": 3}),
+        ("Read", {"file_path": "/home/kim/app/src/components/settings/units_preference_panel.tsx"}),
+        ("Read", {"file_path": "/home/kim/app/docs/<wbr>/units.preference-panel_notes.md"}),
+    ]))  # fmt: skip
+    for url in serve(build(root)):
+        page.set_viewport_size({"width": 320, "height": 800})
+        # every request answered before the site stops
+        page.goto(f"{url}transcripts/5e55e555-0000-4000-8000-000000000002/", wait_until="networkidle")
+        titles = page.evaluate(TITLE_BREAKS)
+        assert any("<wbr>/units.preference-panel_notes.md" in text for text, _ in titles), titles  # text stays text
+        assert sum(len(breaks) for _, breaks in titles) >= 5, titles  # the narrow page does break them
+        for text, breaks in titles:
+            for before, after in breaks:
+                assert before.isspace() or after.isspace() or before in "_-./", (text, before + "|" + after)
+
+
 def test_the_summary_of_a_session_fits_a_phone_without_scrolling_sideways(page, kinds: list[str], url: str) -> None:
     # Its tables (tool calls, tokens) included, with an MCP tool's long name; every
     # word of them still in sight, none cut.

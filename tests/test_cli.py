@@ -225,6 +225,17 @@ def test_a_pipe_in_a_code_span_of_a_table_is_escaped_for_github_only() -> None:
     assert "| `grep a|b` | ``x|`y`` |" in portable(table)
 
 
+def test_a_long_name_in_a_title_is_written_whole_for_github() -> None:
+    """The breaks a page puts after the separators of a long name in a block's title
+    are left out of the title of a ``<details>`` for GitHub."""
+    from mkdocs_claude_transcripts.render.flavour import github
+    from mkdocs_claude_transcripts.render.markdown import block, breakable, inline
+
+    name = "browser_take_screenshot (MCP plugin_playwright_playwright)"
+    assert "<wbr>" in breakable(inline(name))
+    assert f"<summary>{name}</summary>" in github("\n".join(block("ct-tool", breakable(inline(name)), ["Done."])))
+
+
 def test_an_unknown_time_zone_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(ROOT / "example_site" / "docs" / "transcripts"), "-o", str(tmp_path / "out"), "--timezone", "Mars/Olympus"])

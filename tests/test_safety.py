@@ -369,6 +369,29 @@ def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_p
     assert "Brand new note" in page  # a kind's words are still a title
 
 
+def test_the_breaks_in_a_long_name_of_a_title_are_the_plugins_own(tmp_path: Path) -> None:
+    """A long name in a block's title may break after its separators (``<wbr>``, which
+    the renderer writes); the same tag written in a transcript is shown as text, and
+    the search index holds the name whole."""
+    session = "c0c0c0c0-0000-4000-8000-00000000000f"
+    path = "/repo/docs/<wbr>/units_preference-panel.notes.md"
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": path}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Read it."}},
+        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": [result]}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, session, entries)
+    soup = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser")
+    title = soup.select_one("article details.ct-tool > summary")
+    assert path in title.get_text()
+    assert "units_<wbr/>preference-<wbr/>panel.<wbr/>notes.<wbr/>md" in title.decode_contents()
+    assert len(title.find_all("wbr")) == 5  # after repo/ and the four separators of the name: none from the text
+    index = (tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "units_preference-panel.notes.md" in index and "units_ preference" not in index
+
+
 def test_a_media_type_that_is_not_one_is_redacted_where_it_is_shown(tmp_path: Path) -> None:
     """An image's or a document's media type names its kind (``image/png``), and is
     left as it is; a text that is not a media type in its place is shown ("could not

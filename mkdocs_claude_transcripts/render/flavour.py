@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from .guard import MARKER, SECTION
-from .markdown import BLOCK_HEAD, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK, outside_code
+from .markdown import BLOCK_HEAD, BREAK, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK, outside_code
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
@@ -251,7 +251,7 @@ def _blocks(lines: list[str]) -> list[str]:
 
 def _title(markdown: str) -> str:
     """A block's title (inline Markdown made by the renderer) as HTML text."""
-    text = PERMALINK.sub("", markdown)
+    text = PERMALINK.sub("", markdown).replace(BREAK, "")
     text = _PAGE_LINK.sub(lambda found: found[2], text)
     text = _ESCAPE.sub(lambda found: html.escape(found[1]), text)
     return text.strip()

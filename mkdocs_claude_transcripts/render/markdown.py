@@ -872,6 +872,30 @@ def block_head(marker: str, kind: str, title: str) -> str:
 BLOCK_HEAD = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?) (?P<kind>ct-[a-z-]+) "(?P<title>.*)"[ \t]*$')
 
 
+# Where a line may break in a block's title: after the separators inside a long name
+# (a tool's, a path), in the Markdown ``inline`` makes of it (``_`` escaped as ``\_``).
+# A shorter word fits on a line of a title on the narrowest phone (320 px) whole. An
+# address is left whole: an extension of the site's (pymdownx.magiclink) may link it.
+BREAK = "<wbr>"
+_LONG_WORD = re.compile(r"\S{21,}")
+_ADDRESS = re.compile(r"://|www\.|@", re.IGNORECASE)
+_SEPARATORS = re.compile(r"(?<=\w)(?:\\_|[-./])+(?=\w)")
+
+
+def breakable(title: str) -> str:
+    """A title made by ``inline``, with a break after each run of separators inside its
+    long words (``mcp__github__create_pull_request``, ``src/app/settings/panel.py``): on
+    a narrow page, such a name goes on to the next line at one of them, not in the
+    middle of a word (a part of it wider than the whole line still breaks where it must)."""
+    return _LONG_WORD.sub(_broken, title)
+
+
+def _broken(word: re.Match[str]) -> str:
+    if _ADDRESS.search(word.group()):
+        return word.group()
+    return _SEPARATORS.sub(lambda found: found.group() + BREAK, word.group())
+
+
 def permalink(ident: str, href: str) -> str:
     """The permalink of a message, right after the title of its block, with no space
     between them where a line could break (``PERMALINK`` finds it). Not a stop of the

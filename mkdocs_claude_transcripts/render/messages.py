@@ -13,7 +13,21 @@ from typing import Any
 
 from .. import model as m
 from .context import PageContext
-from .markdown import block, bullets, fence, fields, image, inline, link, meta, outside_code, permalink, prose, web_link
+from .markdown import (
+    block,
+    breakable,
+    bullets,
+    fence,
+    fields,
+    image,
+    inline,
+    link,
+    meta,
+    outside_code,
+    permalink,
+    prose,
+    web_link,
+)
 from .text import numbered, strip_ansi
 from .tools import checklist, language_of, render_call, result_extras, shown_images, text_output
 
@@ -83,7 +97,7 @@ def _usage(response: m.Response | None) -> list[str]:
 
 def titled(ctx: PageContext, kind: str, title: str, message: m.Message, body: list[str], collapsible: str | None = None) -> list[str]:
     """A block with a permalink to ``message`` in its title."""
-    return block(kind, inline(title, limit=160) + anchor(message, ctx), body, collapsible=collapsible)
+    return block(kind, breakable(inline(title, limit=160)) + anchor(message, ctx), body, collapsible=collapsible)
 
 
 def anchor(message: m.Message, ctx: PageContext) -> str:
