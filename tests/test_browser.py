@@ -433,7 +433,7 @@ def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_addres
         assert wide <= shown, (wide, shown)  # every column in sight, none behind a scrollbar
         page.set_viewport_size({"width": 390, "height": 800})
         _, _, title = page.evaluate(measure)
-        assert title >= 120, title  # on a phone the table scrolls, its titles still a few words wide
+        assert title >= 120, title  # on a phone, its titles still a few words wide
 
 
 def write_session(folder: Path, session: str, lines: list[dict]) -> None:
@@ -526,6 +526,33 @@ def test_the_summary_of_a_session_fits_a_phone_without_scrolling_sideways(page, 
         seen += tables
         assert too_wide == [], (address, too_wide)
     assert seen > 10, seen
+
+
+def test_the_index_fits_a_phone_and_shows_every_column_on_a_desktop(page, kinds: list[str], url: str) -> None:
+    # On a phone each session's date, title, duration and errors, every word in
+    # sight; its other figures are in the summary at the top of its page, which its
+    # title links to, and the site's totals in the line above the table.
+    measure = """() => {
+        const table = document.querySelector("article .ct-totals ~ .md-typeset__scrollwrap table");
+        const out = [];
+        for (const e of [document.documentElement, table.closest(".md-typeset__scrollwrap"), table, ...table.querySelectorAll("td, th")])
+            if (e.scrollWidth > e.clientWidth) out.push([e.tagName, e.textContent.trim().slice(0, 40), e.scrollWidth, e.clientWidth]);
+        const shown = [...table.rows[0].cells].filter(cell => cell.getClientRects().length).map(cell => cell.textContent.trim());
+        const links = [...table.querySelectorAll("td:nth-child(2) a")].filter(a => a.getClientRects().length).length;
+        return [out, shown, links, table.rows.length - 2];
+    }"""
+    site = kinds[0].split("cases/")[0]
+    for address in (f"{url}transcripts/", f"{site}transcripts/"):
+        page.set_viewport_size({"width": 375, "height": 800})
+        page.goto(address)
+        too_wide, shown, links, sessions = page.evaluate(measure)
+        assert too_wide == [], (address, too_wide)
+        assert shown == ["date", "session", "duration", "errors"], shown
+        assert links == sessions >= 3, (links, sessions)  # each session's title, a link to its page
+        assert page.locator("article .ct-totals").is_visible()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _, shown, _, _ = page.evaluate(measure)
+        assert shown == ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]
 
 
 def test_a_page_opened_from_another_loads_without_a_full_reload_and_keeps_its_style(page, tmp_path: Path) -> None:
