@@ -555,6 +555,46 @@ def test_the_index_fits_a_phone_and_shows_every_column_on_a_desktop(page, kinds:
         assert shown == ["date", "session", "duration", "messages", "tool calls", "errors", "subagents", "tokens"]
 
 
+def test_wide_tables_wrap_within_the_width_of_a_printed_page(page, tmp_path: Path) -> None:
+    # A table in a message, the summary's tables and the index, printed on a page
+    # 700 px wide (A4's width between its margins): none wider than the text's
+    # column, none with a part hidden behind a scrollbar that paper does not have.
+    root = tmp_path / "print"
+    copy_tree(ROOT / "example_site", root)
+    for made in ("site", ".cache"):
+        shutil.rmtree(root / made, ignore_errors=True)
+    head = "| " + " | ".join(f"column {n}" for n in range(8)) + " |"
+    row = "| " + " | ".join(f"units_preference_panel_{n}.tsx" for n in range(8)) + " |"
+    answer = "\n".join(["The files:", "", head, "|" + "---|" * 8, row, row])
+    lines = calls([("mcp__plugin_playwright_playwright__browser_take_screenshot", {"filename": "page.png"})])
+    text = [{"type": "text", "text": answer}]
+    message = {"id": "msg_end", "role": "assistant", "model": "claude-sonnet-4-5", "content": text}
+    lines.append({"type": "assistant", "message": message})
+    write_session(root / "docs" / "transcripts", "5e55e555-0000-4000-8000-000000000003", lines)
+    measure = """() => {
+        const column = document.querySelector("article").getBoundingClientRect();
+        const out = [];
+        for (const table of document.querySelectorAll("article table")) {
+            const box = table.getBoundingClientRect();
+            if (box.left < column.left - 1 || box.right > column.right + 1) out.push(["table", table.textContent.trim().slice(0, 40), box.left, box.right, column.left, column.right]);
+            for (let e = table; e && e.tagName !== "ARTICLE"; e = e.parentElement)
+                if (e.scrollWidth > e.clientWidth + 1) out.push([e.tagName, e.className, e.scrollWidth, e.clientWidth]);
+        }
+        return [document.querySelectorAll("article table").length, out];
+    }"""
+    for url in serve(build(root)):
+        page.set_viewport_size({"width": 700, "height": 1000})
+        page.emulate_media(media="print")
+        tables = 0
+        for address in (f"{url}transcripts/5e55e555-0000-4000-8000-000000000003/", f"{url}transcripts/"):
+            page.goto(address, wait_until="networkidle")  # every request answered before the site stops
+            page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")  # as printed
+            found, too_wide = page.evaluate(measure)
+            tables += found
+            assert too_wide == [], (address, too_wide)
+        assert tables >= 4, tables  # the message's, the summary's two, the index
+
+
 def test_a_page_opened_from_another_loads_without_a_full_reload_and_keeps_its_style(page, tmp_path: Path) -> None:
     # navigation.instant fetches only the pages the sitemap lists at the site's own
     # address (site_url): the example site, built for the address it is served at.
