@@ -163,7 +163,7 @@ class TranscriptsConfig(base.Config):
     `transcripts.md`, then `transcripts-2.md`..., when that is taken); a path such as
     `logs/index.md` puts it there (a path outside `docs_dir`, or where a session's page
     goes, stops the build); `false` leaves it out. Past `page_size`, it goes on in parts beside it
-    (`transcripts-part-2.md`...), linked to each other."""
+    (`transcripts-part-2.md`...), linked to each other, each under the totals."""
 
     tags = c.ListOfItems(c.Choice(("model", "branch", "version", "project")), default=[])
     """Tag each session's page, for Material's tags plugin: with its `model`s, its git

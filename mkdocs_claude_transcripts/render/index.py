@@ -49,9 +49,8 @@ def index_pages(rows: list[Row], page: str, options: RenderOptions, title: str =
     for number, (uri, body) in enumerate(zip(uris, parts), 1):
         last = number == len(parts)
         named = title if number == 1 else f"{title} (part {number} of {len(parts)})"
-        lines = front_matter(named) + [heading(named), ""]
-        if number == 1:
-            lines += meta(inline(" · ".join(figures)), "ct-totals") + [""]
+        # The site's totals atop every part (the stylesheet knows the index's table by them).
+        lines = front_matter(named) + [heading(named), ""] + meta(inline(" · ".join(figures)), "ct-totals") + [""]
         if len(parts) > 1:
             lines += part_links(number, uris, uri)
         lines += head + body + ([total_row] if last else []) + [""]
