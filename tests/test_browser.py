@@ -427,7 +427,7 @@ def test_the_index_fits_a_desktop_page_even_with_a_title_that_is_one_long_addres
         return [wrap.scrollWidth, wrap.clientWidth, table.rows[1].cells[1].getBoundingClientRect().width];
     }"""
     for url in serve(build(root)):
-        page.goto(f"{url}transcripts/")
+        page.goto(f"{url}transcripts/", wait_until="networkidle")  # every request answered before the site stops
         assert "averyverylong" in page.locator("article table").inner_text()
         wide, shown, _ = page.evaluate(measure)
         assert wide <= shown, (wide, shown)  # every column in sight, none behind a scrollbar
