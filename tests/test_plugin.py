@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from mkdocs.exceptions import Abort, PluginError
+
+from mkdocs_claude_transcripts.render import layout
 
 from .conftest import ROOT, build, copy_tree, make_site
 
@@ -297,6 +300,26 @@ def test_a_session_named_as_a_file_the_site_writes_is_placed_beside_it(tmp_path:
     for folder in ("x/session.json-session", "x/part-2-session", "sitemap.xml-session", "assets/images/favicon.png-session", "404.html-session"):
         assert "Fix metric units" in soup(site / folder / "index.html").select_one("article").get_text(), folder
     assert (site / "sitemap.xml").is_file() and (site / "404.html").is_file()
+
+
+def test_a_transcript_named_as_a_subagents_page_in_a_sessions_folder_is_placed_beside_it(tmp_path: Path) -> None:
+    """``x/agent-q.jsonl`` would be where the page of ``x.jsonl``'s subagent ``q`` goes,
+    and so would ``x/agent-q-session.jsonl`` (agent ``q-session``): it goes to
+    ``x/session-agent-q/``. A folder named as a file the site writes (``404.html/``)
+    holds no page a name could move: its transcripts are left where they are."""
+    placed: dict[str, dict[str, str]] = {}
+    search = threading.Thread(target=lambda: placed.update(agent=layout.places(["x.jsonl", "x/agent-q.jsonl"]),
+                                                           file=layout.places(["404.html/x.jsonl"])), daemon=True)  # fmt: skip
+    search.start()
+    search.join(timeout=30)  # each other name was as much a page's as the one before: it went on for ever
+    assert placed == {"agent": {"x/agent-q.jsonl": "x/session-agent-q.jsonl"}, "file": {}}
+    root = make_site(tmp_path)
+    shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "x.jsonl")
+    (root / "docs" / "x").mkdir()
+    shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / "x" / "agent-q.jsonl")
+    site = build(root, strict=False)
+    page = soup(site / "x" / "session-agent-q" / "index.html")
+    assert "temperatures in Kelvin" in page.select_one("article").get_text()
 
 
 def test_draft_docs_naming_a_transcript_keep_its_session_out_of_a_build(tmp_path: Path) -> None:

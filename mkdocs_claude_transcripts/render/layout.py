@@ -90,11 +90,13 @@ def places(
     moved = {}
     for source in sources:
         first, place, number = where(session_page(source)), None, 1
+        if _on_a_file(base(source), files, taken):
+            continue  # the folder that holds it is where a file goes: no name of its own helps
         while (
             taken(first) or first in used or (place is not None and first in defaults)
             or _on_a_file(first, files, taken) or _among_pages(base(place or source), folders)
         ):  # fmt: skip
-            place = f"{base(source)}-session{f'-{number}' if number > 1 else ''}.jsonl"
+            place = _other_name(source, number)
             first = where(session_page(place))
             number += 1
         if place is not None:
@@ -107,6 +109,17 @@ _WRITTEN = frozenset({"404.html", "sitemap.xml", "sitemap.xml.gz", "search/searc
 
 
 _PAGE_NAME = re.compile(r"(?:part-[0-9]+|agent-.+)$")
+
+
+def _other_name(source: str, number: int) -> str:
+    """The ``number``th other name of a session file: ``x-session.jsonl``,
+    ``x-session-2.jsonl``...; ``session-agent-x.jsonl``... where the name would still be
+    one of a session's pages (``agent-x-session``: the page of agent ``x-session``)."""
+    folder, name = posixpath.split(base(source))
+    suffix = f"-{number}" if number > 1 else ""
+    if _PAGE_NAME.match(f"{name}-session{suffix}"):
+        return posixpath.join(folder, f"session-{name}{suffix}.jsonl")
+    return f"{base(source)}-session{suffix}.jsonl"
 
 
 def _among_pages(folder: str, folders: set[str]) -> bool:
