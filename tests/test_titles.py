@@ -111,3 +111,17 @@ def test_an_agent_claude_code_runs_on_its_own_is_titled_by_what_it_does(tmp_path
     assert titles["agent-a519f9e"].startswith("Agent ")  # an agent a call started, whose type is not known
     nav = BeautifulSoup((site / "p" / session / "index.html").read_text(encoding="utf-8"), "html.parser").select(".md-nav__link")
     assert any(link.get_text(" ", strip=True).startswith("Compaction") for link in nav)
+
+
+def test_a_right_to_left_override_a_title_leaves_open_is_left_out(tmp_path: Path) -> None:
+    """U+202E turns the text after it right to left: left open in a title, it turned
+    the site's name after it in ``<title>`` (``Test`` read ``tseT``). Those a title
+    leaves open are left out; one it ends is kept."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "hello"}},
+        {"type": "custom-title", "customTitle": "\u2067gnp.\u202eexe \u202ekept\u202c"},
+    ]
+    (page,) = built_pages(tmp_path, "0ba5e000-0000-4000-8000-000000000002", entries)
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    assert soup.title.get_text().endswith(" · gnp.exe \u202ekept\u202c - Test")
+

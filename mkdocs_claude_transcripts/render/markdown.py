@@ -189,7 +189,32 @@ def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
 
 def _yaml_text(text: str) -> str:
     line = " ".join(_SURROGATE.sub("\ufffd", clean(text)).replace("\u2028", " ").replace("\u2029", " ").split())
-    return json.dumps(html.escape(line, quote=True), ensure_ascii=False)
+    return json.dumps(html.escape(_bidi_balanced(line), quote=True), ensure_ascii=False)
+
+
+# Characters that turn the direction of the text after them (RLO, ...), up to the one
+# that ends them (PDF, PDI) or the end of the block they are in.
+_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+
+
+def _bidi_balanced(text: str) -> str:
+    """``text`` without the changes of direction it leaves open: a title is put beside
+    other text (the site's name after it in ``<title>``), which a right-to-left
+    override in it would turn too. Those it ends itself are kept."""
+    opened: list[tuple[int, str]] = []  # where each is, and what ends it
+    for found in _BIDI.finditer(text):
+        mark = found.group()
+        if mark == "\u202c":  # PDF: the last embedding or override, not past an isolate
+            if opened and opened[-1][1] == "\u202c":
+                opened.pop()
+        elif mark == "\u2069":  # PDI: the last isolate, and what is open in it
+            ends = [n for n, (_, closer) in enumerate(opened) if closer == "\u2069"]
+            if ends:
+                del opened[ends[-1] :]
+        else:
+            opened.append((found.start(), "\u2069" if mark in "\u2066\u2067\u2068" else "\u202c"))
+    left = {start for start, _ in opened}
+    return "".join(char for n, char in enumerate(text) if n not in left) if left else text
 
 
 def heading(text: str) -> str:
