@@ -125,3 +125,15 @@ def test_a_right_to_left_override_a_title_leaves_open_is_left_out(tmp_path: Path
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
     assert soup.title.get_text().endswith(" · gnp.exe \u202ekept\u202c - Test")
 
+
+@pytest.mark.parametrize("custom", ["Rewrite in C--", "---", "· note ·"])
+def test_a_title_keeps_the_marks_it_ends_with(tmp_path: Path, custom: str) -> None:
+    """The date and its ``·`` are left out where there is no date; a title's own last
+    characters were left out with them (``---`` gave a page titled by its date alone)."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "hello"}},
+        {"type": "custom-title", "customTitle": custom},
+    ]
+    (page,) = built_pages(tmp_path, "0ba5e000-0000-4000-8000-000000000003", entries)
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    assert soup.title.get_text() == f"2025-05-05 · {custom} - Test"

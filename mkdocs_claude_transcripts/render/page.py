@@ -95,8 +95,13 @@ def render_session(session: m.Session, options: RenderOptions, stats: Figures | 
 
 def page_title(session: m.Session, options: RenderOptions) -> str:
     date = options.local(session.started).strftime("%Y-%m-%d") if session.started else ""
-    title = options.title_format.format(title=session.title, date=date, id=session.id)
-    return title.strip(" ·-") or session.title
+    # What joins the parts is left out at the ends (no date: "{date} · " is not shown),
+    # what the title itself ends with is kept (a title "x --").
+    title = options.title_format.format(title=_TITLE_MARK if session.title else "", date=date, id=session.id)
+    return title.strip(" ·-").replace(_TITLE_MARK, session.title) or session.title
+
+
+_TITLE_MARK = "\x00title\x00"  # where the title goes, once the ends are trimmed
 
 
 # ---------------------------------------------------------------- pages and parts
