@@ -233,6 +233,7 @@ def _without_breaks(page: BeautifulSoup) -> str:
 @given(BLANKS)
 @example("a\nb\n- c\n  d\n> e\n> f\n\n| g | h |\n|---|---|\n| i | j |")
 @example("a `b\nc` d\\\ne")  # a code span across lines, a backslash at a line's end
+@example("x\n*[\t\n*")  # a tab that ends a line after a mark of emphasis: a line break
 def test_keeping_line_breaks_changes_nothing_but_the_breaks(text: str) -> None:
     kept, run = render(prose(text, line_breaks=True)), render(prose(text))
     assert _without_breaks(kept) == _without_breaks(run)

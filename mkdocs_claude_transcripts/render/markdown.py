@@ -431,7 +431,13 @@ def _break(line: str, out: list[str]) -> str:
     kept from opening (or its start from closing) one: white space keeps them so."""
     out[-1] += "   " if out[-1][-1] in "*_" else "  "
     at = len(line) - len(line.lstrip(" \t>"))
-    return line[:at] + " " + line[at:] if line[at] in "*_" else line
+    if line[at] not in "*_":
+        return line
+    # Its tabs made spaces first, as Python-Markdown makes them: the space put before
+    # the mark would move their stops (a tab that ended a line made a line break).
+    line = line.expandtabs(4)
+    at = len(line) - len(line.lstrip(" >"))
+    return line[:at] + " " + line[at:]
 
 
 def starts_table(header: str, under: str) -> bool:
