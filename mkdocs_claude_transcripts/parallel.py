@@ -40,9 +40,8 @@ from .pages import Pages, markdown_of
 from .redact import Redactor
 from .render import markdown as md
 from .render.context import RenderOptions
-from .rendering import WarningCount
+from .rendering import WarningCount, to_render
 from .rendering import render as render_page
-from .rendering import to_render
 from .toc import toc_to_json
 from .transcript.discovery import SessionSource
 from .workers import can_fork, end, in_background, in_workers, loading
@@ -203,9 +202,14 @@ def render_pages(
         finally:
             page.markdown = page.content = None  # a worker renders many pages: none is kept
 
-    # Weighed by what is rendered: of a page of a conversation that went on, its top and
-    # last sections alone (rendering.py), which starting workers would cost more than.
-    return _each(jobs, render, workers, lambda job: to_render(markdown_of(job.file), job.file.url, cache, settings), _RENDER_ENOUGH)
+    def weight(job: PageJob) -> int:
+        """What is rendered of a page: of a page of a conversation that went on, its top
+        and last sections alone (rendering.py), which starting workers would cost more
+        than; all of a page rendered at its URL for the first time."""
+        kept = cache.section_digests(job.file.url, settings)
+        return to_render(markdown_of(job.file), kept) if kept else len(job.file.content_bytes)
+
+    return _each(jobs, render, workers, weight, _RENDER_ENOUGH)
 
 
 def write_pages(

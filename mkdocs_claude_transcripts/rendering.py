@@ -98,14 +98,12 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     return [Section("" if index == 0 or index in headed else part.digest, len(part.html or "")) for index, part in enumerate(parts)]
 
 
-def to_render(markdown: str, url: str, cache: Cache, settings: str) -> int:
-    """How much of a page's Markdown ``render`` renders: its top and the sections that
-    the page last rendered at ``url`` lacks; all of it, where it is not in sections
-    or no page was rendered there."""
+def to_render(markdown: str, kept: set[str]) -> int:
+    """How much of a page's Markdown ``render`` renders, where the page last rendered
+    at its URL had the sections of digests ``kept`` (``Cache.section_digests``): its
+    top and the sections that are not among them; all of it, where it is not in
+    sections."""
     if _LINE not in markdown:
-        return len(markdown)
-    kept = cache.section_digests(url, settings)
-    if not kept:
         return len(markdown)
     top, *sections = markdown.split(_LINE)
     return len(top) + sum(len(text) for text in sections if text_digest(text.strip("\n")) not in kept)

@@ -448,7 +448,7 @@ def test_the_pages_of_a_conversation_that_goes_on_weigh_what_is_rendered_of_them
     weighed: list[list[tuple[str, int, int]]] = []  # of each build: page, weight, Markdown
     each = parallel._each
 
-    def recorded(items, work, workers, size, enough):  # noqa: ANN001, ANN202
+    def recorded(items, work, workers, size, enough):
         if items and isinstance(items[0], parallel.PageJob):
             weighed.append([(job.file.src_uri, size(job), len(markdown_of(job.file))) for job in items])
         return each(items, work, workers, size, enough)
