@@ -201,15 +201,9 @@ def _remove_index_parts(folder: Path, written: set[Path]) -> None:
 
 
 def _remove_stylesheet(out: Path) -> None:
-    """Remove the stylesheet an earlier run wrote (it starts as this package's does),
-    and the folders it leaves empty."""
+    """Remove the stylesheet an earlier run wrote, and the folders it leaves empty."""
     path = out / layout.STYLESHEET
-    try:
-        with open(path, "rb") as handle:
-            ours = handle.read(4096).startswith(stylesheet().split(b"\n", 1)[0])
-    except OSError:
-        return
-    if ours:
+    if _ours(path):
         path.unlink()
         for folder in path.relative_to(out).parents[:-1]:
             try:
@@ -248,7 +242,8 @@ def _taken(out: Path | None) -> Callable[[str], bool]:
 def _ours(path: Path) -> bool:
     """Whether the file at ``path`` is one this command wrote: a page starts with its
     marker, a session.json says this package made it, an image of a session's
-    ``images/`` folder is named after its content, as this command names them."""
+    ``images/`` folder is named after its content, as this command names them, the
+    stylesheet starts as this package's does."""
     try:
         if not path.is_file():
             return False
@@ -258,7 +253,11 @@ def _ours(path: Path) -> bool:
             start = handle.read(4096)
     except OSError:
         return False
-    return written_here(start) if path.name == "session.json" else MARKER.encode() in start
+    if path.name == "session.json":
+        return written_here(start)
+    if path.name == posixpath.basename(layout.STYLESHEET):
+        return start.startswith(stylesheet().split(b"\n", 1)[0])
+    return MARKER.encode() in start
 
 
 def _write(out: Path, src_uri: str, content: bytes | str) -> None:

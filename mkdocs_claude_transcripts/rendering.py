@@ -74,10 +74,9 @@ def render(page: Page, config: MkDocsConfig, files: Files, cache: Cache, setting
     if _LINE not in markdown:
         _rendered(page, config, files, [markdown])
         return None
-    parts = [_Part(text.strip("\n"), "") for text in markdown.split(_LINE)]
+    parts = _parts(markdown)
     kept = cache.load_sections(page.url, settings)
     for part in parts[1:]:
-        part.digest = text_digest(part.text)
         part.html = kept.get(part.digest)
         part.kept = part.html is not None
     rendered = [part for part in parts if not part.kept]
@@ -105,8 +104,14 @@ def to_render(markdown: str, kept: set[str]) -> int:
     sections."""
     if _LINE not in markdown:
         return len(markdown)
-    top, *sections = markdown.split(_LINE)
-    return len(top) + sum(len(text) for text in sections if text_digest(text.strip("\n")) not in kept)
+    top, *sections = _parts(markdown)
+    return len(top.text) + sum(len(part.text) for part in sections if part.digest not in kept)
+
+
+def _parts(markdown: str) -> list[_Part]:
+    """A page's Markdown in sections: its top, then each known by its digest."""
+    top, *sections = (text.strip("\n") for text in markdown.split(_LINE))
+    return [_Part(top, ""), *(_Part(text, text_digest(text)) for text in sections)]
 
 
 def _anchors(html: str) -> set[str]:

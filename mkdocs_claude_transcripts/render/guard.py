@@ -37,11 +37,14 @@ SECTION = "<!-- claude-transcripts:section -->"
 _EXCERPT = re.compile(r"[ \t]*<!-- claude-transcripts:excerpt ([0-9a-f]{16}) -->")
 _EXCERPT_END = "<!-- /claude-transcripts:excerpt {} -->"
 
+# What a message's permalink says of itself, after its id, class and target (it is
+# written by ``markdown.permalink``).
+PERMALINK_REST = "tabindex='-1' title='Link to this message' aria-label='Link to this message'"
 # The raw HTML the renderer itself writes: the permalink of a message (the inline
 # pattern sees its opening and closing tags one at a time), the breaks in a block's
 # title, and the comments around tool output.
 _ANCHOR = re.compile(
-    r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' tabindex='-1' title='Link to this message' aria-label='Link to this message'>|</a>"
+    r"^(?:<a id='[A-Za-z0-9_-]+' class='ct-anchor' href='#[A-Za-z0-9_-]+' " + re.escape(PERMALINK_REST) + ">|</a>"
     r"|<wbr>|<!--ct-output-->|<!--/ct-output-->|<!--ct-list-->)$"
 )
 # Links kept: to the web, to an anchor, and to the pages the plugin writes (a page of

@@ -35,7 +35,7 @@ from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
 
 from . import brackets
 from .fences import CODE, PLAIN
-from .guard import MARKER
+from .guard import MARKER, PERMALINK_REST
 from .layout import relative
 from .text import strip_ansi
 
@@ -933,10 +933,10 @@ def permalink(ident: str, href: str) -> str:
     Tab key, which goes from control to control rather than through one link per
     message; still a link, that the pointer follows and copies and that assistive
     technology lists."""
-    return f"<a id='{ident}' class='ct-anchor' href='{href}' tabindex='-1' title='Link to this message' aria-label='Link to this message'></a>"
+    return f"<a id='{ident}' class='ct-anchor' href='{href}' {PERMALINK_REST}></a>"
 
 
-_ANCHOR = r"<a id='(?P<ident>[A-Za-z0-9_-]+)' class='ct-anchor' href='[^']*' tabindex='-1' title='Link to this message' aria-label='Link to this message'></a>"
+_ANCHOR = r"<a id='(?P<ident>[A-Za-z0-9_-]+)' class='ct-anchor' href='[^']*' " + re.escape(PERMALINK_REST) + "></a>"
 PERMALINK = re.compile(" ?" + _ANCHOR)
 # The title of a block with its permalink, in the HTML Python-Markdown makes of it: an
 # admonition's title or a collapsible block's summary (for reading the pages rendered).
