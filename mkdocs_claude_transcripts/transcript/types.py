@@ -34,6 +34,13 @@ METADATA_TYPES = frozenset(
         "marble-origami-reset",
         "marble-origami-commit",  # a context collapse: its summary is shown (build/conversation.py)
         "atis-latch",  # (2.1.2xx: an opaque token, never shown)
+        # Later 2.1.2xx: Claude Code's running reckoning of the session's cost and
+        # usage, written again and again; the first line of a session forked from
+        # another, whose history it inherits (``cause: fork_inherit``); a ledger of
+        # artifacts' reactions.
+        "cost-state",
+        "history-suppression",
+        "artifact-autoreact-ledger",
     }
 )
 
