@@ -41,6 +41,8 @@ SYSTEM_SUBTYPES = {
     "stop_hook_summary": "_stop_hooks",
     "away_summary": "_recap",
     "informational": "_note",
+    "scheduled_task_fire": "_scheduled_task",
+    "model_refusal_no_fallback": "_refusal",
 }
 # Attachments that carry a file, lines of one, or a path (model.Attached): where each
 # keeps its text (None: it has none, a path alone).
@@ -67,6 +69,11 @@ CONTEXT_KINDS = (
     # nothing of their own; the user's email and the repository's state)
     "model", "batching_reminder_sent", "environment", "date", "agent_listing_delta", "remote_session_change",
     "prompt_snapshot", "session_context",
+    # (2.1.235 and later: a reminder to answer, the instructions files such as
+    # CLAUDE.md, the tools deferred, a background task's state; thinking stripped or
+    # dropped from what was sent, a note on who reads a command's output)
+    "silent_turn_reminder", "instructions", "deferred_tools_record", "task_status", "thinking_stripped",
+    "thinking_drop", "bash_output_audience_note",
 )  # fmt: skip
 ATTACHMENT_TYPES = {
     "queued_command": "_queued",
@@ -395,6 +402,21 @@ class Conversation:
             note.details["stopped the turn"] = str(entry.extra("stopReason") or "yes")
         self._emit(line, note, entry)
 
+    def _scheduled_task(self, line: int, entry: raw.SystemEntry) -> None:
+        """A task scheduled with a cron expression that started a turn (2.1.2xx)."""
+        details = {name: as_text(entry.extra(key)) for name, key in (("schedule", "cron"), ("prompt", "prompt"), ("task", "taskId"))}
+        note = m.SystemNote(subtype=entry.subtype, title="Scheduled task", text=as_text(entry.content))
+        note.details = {name: value for name, value in details.items() if value}
+        self._emit(line, note, entry)
+
+    def _refusal(self, line: int, entry: raw.SystemEntry) -> None:
+        """The model declined a request, and no other model answered it (2.1.2xx)."""
+        category, model = as_text(entry.extra("apiRefusalCategory")), as_text(entry.extra("originalModel"))
+        text = _joined([as_text(entry.extra("apiRefusalExplanation")), as_text(entry.content)])
+        note = m.SystemNote(subtype=entry.subtype, level="error", title="Refused", text=text)
+        note.details = {name: value for name, value in (("category", category), ("model", model)) if value}
+        self._emit(line, note, entry)
+
     def _recap(self, line: int, entry: raw.SystemEntry) -> None:
         text = as_text(entry.content)
         text = text.removesuffix(_RECAP_HINT)
@@ -445,7 +467,8 @@ class Conversation:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
         data = entry.attachment
         tasks = tasks_of(data.get("content"))
-        text = "\n\n".join(p for p in ("" if tasks else _attachment_text(data), skills_text(data.get("skills"))) if p.strip())
+        said = "" if tasks else _attachment_text(data) or _files_text(data.get("files"))
+        text = "\n\n".join(p for p in (said, skills_text(data.get("skills"))) if p.strip())
         if not text.strip() and not tasks:
             self.report.mark(line, Outcome.METADATA)
             return
@@ -789,6 +812,15 @@ def _diagnostics(files: Any) -> tuple[Any, str]:
 
 
 
+
+
+def _files_text(files: Any) -> str:
+    """Files given to the model whole (the instructions files, ``CLAUDE.md``), each its
+    path, then its text."""
+    if not isinstance(files, list):
+        return ""
+    texts = [f"{as_text(f.get('path'))}\n\n{as_text(f.get('content'))}".strip() for f in files if isinstance(f, dict)]
+    return "\n\n".join(text for text in texts if text)
 
 
 def _attachment_text(data: dict[str, Any]) -> str:
