@@ -554,6 +554,22 @@ class MonitorView(ToolView):
         return _then(lines, other_inputs(call, ("command", "description")))
 
 
+class MessageView(ToolView):
+    """A message Claude writes to another agent (SendMessage, to a teammate or an agent
+    it started; SubagentHandback, an agent's report to the session that started it):
+    its text as Markdown, as an answer is shown."""
+
+    def key(self, call: m.ToolCall, args: Any, ctx: PageContext) -> str:
+        to = call.input.get("to") or call.input.get("recipient")
+        return f"to {to}" if isinstance(to, str) and to.strip() else ""
+
+    def input(self, call: m.ToolCall, args: Any, ctx: PageContext) -> list[str]:
+        message = call.input.get("message")
+        if not isinstance(message, str) or not message.strip():
+            return input_table(call.input)
+        return _then(prose(message), other_inputs(call, ("message", "to", "recipient")))
+
+
 class NoInputView(ToolView):
     """Tools called without arguments worth showing (EnterPlanMode)."""
 
@@ -681,6 +697,9 @@ TOOLS: dict[str, ToolView] = {
     "KillBash": _BACKGROUND,
     "TaskStop": _BACKGROUND,
     "Monitor": MonitorView(),
+    "SendMessage": MessageView(),
+    "SubagentHandback": MessageView(),
+    "ListAgents": NoInputView(),
     "Read": ReadView(),
     "NotebookRead": ReadView(),
     "Write": WriteView(),
