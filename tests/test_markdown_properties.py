@@ -239,6 +239,33 @@ def test_keeping_line_breaks_changes_nothing_but_the_breaks(text: str) -> None:
     assert _without_breaks(kept) == _without_breaks(run)
 
 
+@pytest.mark.parametrize("line_breaks", [False, True])
+@pytest.mark.parametrize(
+    ("text", "codes", "shown"),
+    [
+        ("see `foo\nbar` here\nnext", ["foo bar"], "see foo bar here next"),
+        ("> see `foo\n> bar` x", ["foo bar"], "see foo bar x"),
+        ("> see `foo\nbar` x", ["foo bar"], "see foo bar x"),  # a line that goes on the quote lazily
+        ("- a `b\n  c` d\n- e", ["b c"], "a b c d e"),
+        ("a `b\nc\nd` e `f` g", ["b c d", "f"], "a b c d e f g"),
+        ("a `b\n- c`", [], "a `b c`"),  # an item is no text of the span
+        ("a `b\n\nc`", [], "a `b c`"),  # nor is another paragraph
+    ],
+)
+def test_a_code_span_across_lines_of_a_paragraph_is_one_span(
+    text: str, codes: list[str], shown: str, line_breaks: bool
+) -> None:
+    page = render(prose(text, line_breaks=line_breaks))
+    assert [code.get_text() for code in page.find_all("code")] == codes
+    assert " ".join(page.get_text().split()) == shown
+
+
+def test_lines_after_a_code_span_across_lines_keep_their_breaks() -> None:
+    page = render(prose("see `foo\nbar` here\nnext\nlast", line_breaks=True))
+    assert str(page.p).count("<br/>") == 2
+    assert page.p.code.get_text() == "foo bar"
+
+
 @pytest.mark.parametrize(
     ("text", "lines"),
     [

@@ -316,6 +316,8 @@ def prose(text: str, line_breaks: bool = False) -> list[str]:
             fenced.append(range(start, len(out)))
             previous = ""
             continue
+        if "`" in line:
+            line, i = _joined_code_span(lines, i)
         if len(line) > LONG_LINE:
             line = _cut_line(line)
         elif line.isspace():
@@ -402,6 +404,60 @@ def prose(text: str, line_breaks: bool = False) -> list[str]:
         level = lists.ends.get(at)
         out[at:at] = [""] if level is None else ["", " " * (4 * level) + LIST_END, ""]
     return out
+
+
+# How many lines after its first the code spans of a line may go on to, written as one.
+_CODE_SPAN_LINES = 10
+# What starts a line that may start a block (or a definition, an abbreviation) in a
+# paragraph: such a line is not taken into a code span from the line above.
+_NOT_JOINED = "<:[*+-=#>|!?/~"
+
+
+def _joined_code_span(lines: list[str], i: int) -> tuple[str, int]:
+    """Line ``i`` of ``lines``, a line of a paragraph, with the lines after it that a
+    code span opened on it goes on to, and the number of the last line it takes in.
+
+    Markdown reads a code span across the line breaks of a paragraph (each one a space
+    in the code); lines are written here one by one, where a backtick with no match on
+    its line would be shown as it is: so the lines of such a span are written as one.
+    Only plain lines of text are taken in, in the same quote (or going on it lazily)."""
+    line = lines[i]
+    if "|" in line or line.lstrip(" \t>")[:1] == "#":  # a table's row or a heading: one line
+        return line, i
+    quote = _QUOTE.match(line.lstrip(" \t"))
+    depth = quote.group().count(">") if quote else 0
+    last = i
+    while _unclosed(line):
+        joined, end, found = line.rstrip(" \t"), len(line.rstrip(" \t")), False
+        for at in range(last + 1, min(i + 1 + _CODE_SPAN_LINES, len(lines))):
+            text = _after_marks(lines[at], depth)
+            if text is None or not _goes_on_span(text):
+                break
+            joined = f"{joined.rstrip(' ')} {text}"
+            if len(joined) > LONG_LINE:
+                break
+            if "`" in text and any(begin < end < stop for begin, stop, _ in _code_spans(joined)):
+                line, last, found = joined, at, True
+                break
+        if not found:
+            break
+    return line, last
+
+
+def _goes_on_span(text: str) -> bool:
+    """Whether ``text``, the text of a line under a line of a paragraph, goes on the
+    paragraph as text of its own (a block of no kind: not a quote, an item, a table, a
+    heading, a rule, a fence...)."""
+    if not text.strip() or text[:1] in _NOT_JOINED or "|" in text or fence_open(text):
+        return False
+    return not (_ITEM_START.match(text) or _RULE.match(text) or _SETEXT.match(text) or _DIRECTIVE.match(text))
+
+
+def _unclosed(line: str) -> bool:
+    """Whether ``line`` holds a backtick outside its code spans (one that may open a
+    span that a later line closes)."""
+    taken = [(begin, end) for begin, end, _ in _code_spans(line)]
+    return any(not any(begin <= run.start() < end for begin, end in taken) for run in re.finditer(r"`+", line))
 
 
 def _breaks_before(line: str, previous: str) -> bool:
