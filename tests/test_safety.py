@@ -392,6 +392,35 @@ def test_the_breaks_in_a_long_name_of_a_title_are_the_plugins_own(tmp_path: Path
     assert "units_preference-panel.notes.md" in index and "units_ preference" not in index
 
 
+def test_a_long_tool_name_in_the_summary_may_break_after_its_separators(tmp_path: Path) -> None:
+    """The summary's table of tool calls names the tools: a long one (an MCP tool's)
+    may break after its separators, as in a block's title, and is whole in GitHub's
+    flavour (the summary is not searched: the index holds no break either)."""
+    from mkdocs_claude_transcripts.cli import main
+
+    session = "c0c0c0c0-0000-4000-8000-000000000010"
+    name = "mcp__some_server__some_long_tool_name"
+    call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": {"query": "x"}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Ask it."}},
+        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": [result]}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, session, entries)
+    soup = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser")
+    cell = next(td for td in soup.select("article details.ct-overview td") if name in td.get_text())
+    assert cell.get_text() == name
+    assert "mcp__<wbr/>some_<wbr/>server__<wbr/>some_<wbr/>long_<wbr/>tool_<wbr/>name" in cell.decode_contents()
+    index = (tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "wbr" not in index
+    out = tmp_path / "github"
+    jsonl = next((tmp_path / "docs").rglob("*.jsonl"))
+    assert main(["convert", str(jsonl), "-o", str(out), "--flavour", "github"]) == 0
+    written = "".join(p.read_text(encoding="utf-8") for p in out.rglob("*.md"))
+    assert "mcp\\_\\_some\\_server\\_\\_some\\_long\\_tool\\_name" in written and "wbr" not in written
+
+
 def test_a_media_type_that_is_not_one_is_redacted_where_it_is_shown(tmp_path: Path) -> None:
     """An image's or a document's media type names its kind (``image/png``), and is
     left as it is; a text that is not a media type in its place is shown ("could not

@@ -50,6 +50,7 @@ _UNLINKED = "<!-- -->"
 # preview again). Through GitHub's redirect, it leads there and adds none.
 _THREAD = re.compile(r"(?P<host>https?://(?:www\.)?github\.com)/[^/\s]+/[^/\s]+/(?:issues|pull|discussions)/[0-9]", re.IGNORECASE)
 _REDIRECT = "https://redirect.github.com"
+_BREAK = re.compile(re.escape(BREAK))
 
 
 def portable(markdown: str) -> str:
@@ -67,6 +68,8 @@ def github(markdown: str) -> str:
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     text = _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
     text = "\n".join(outside_code(text.split("\n"), _REFERENCE, _unlinked))
+    if BREAK in text:  # the breaks in a long name (a tool's, in the summary's table): a name is one word
+        text = "\n".join(outside_code(text.split("\n"), _BREAK, lambda found: ""))
     return f"{MARKER}\n\n{text}" if marked else text
 
 

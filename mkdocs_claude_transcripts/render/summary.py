@@ -8,7 +8,7 @@ from collections.abc import Callable
 from .. import model as m
 from ..insights.stats import Stats, Verification
 from .context import PageContext, RenderOptions
-from .markdown import block, bullets, code, fields, inline, label, link, table
+from .markdown import Made, block, breakable, bullets, code, fields, inline, label, link, table
 from .text import duration, plural
 
 OVERVIEW = "ct-overview"
@@ -37,7 +37,7 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
     body += fields(facts) + [""]
     if stats.categories:
         rows = [
-            [kind, ", ".join(count.tools), _number(count.calls), _number(count.errors) if count.errors else ""]
+            [kind, _tool_names(count.tools), _number(count.calls), _number(count.errors) if count.errors else ""]
             for kind, count in stats.categories.items()
         ]
         body += [label("Tool calls"), ""] + table(["category", "tools", "calls", "errors"], rows) + [""]
@@ -56,6 +56,13 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
         )
         body += [""]
     return block(OVERVIEW, inline(title(stats, ctx.options)), body, collapsible="closed")
+
+
+def _tool_names(tools: list[str]) -> Made:
+    """The names of a category's tools, in a cell of the table: a long one (an MCP
+    tool's, ``mcp__github__create_pull_request``) may break after its separators, as
+    in a block's title, not in the middle of a word."""
+    return Made(breakable(inline(", ".join(tools), limit=300)))
 
 
 def title(stats: Stats, options: RenderOptions) -> str:
