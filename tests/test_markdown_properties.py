@@ -101,6 +101,54 @@ def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
     assert not title.find_all(True)
 
 
+ADDRESSED = st.lists(
+    st.sampled_from(["https://x.y/", "www.x.y/", "http://a_b.c.d/", "_", "__", "*", "**", "(", ")", "[", "]", " ", "a",
+                     ".", "?", "!", ";", "&", "&amp;", "#", "\\", "`", ":", "'", '"', "/", "=", "==", "<", "{", "}"]),
+    max_size=30,
+).map("".join)  # fmt: skip
+# (Not "~", "^", "|" or "$" right after an address, which magiclink takes into it.)
+
+
+@SETTINGS
+@given(ADDRESSED)
+@example("see https://example.com/a_b_c/d?x_y=1 now")
+@example("https://x.org/_a_/b_c_ and _x_ https://x.org/*a*")
+def test_a_title_with_web_addresses_is_shown_literally_with_magiclink(text: str) -> None:
+    """Each web address pymdownx.magiclink links in a title is linked to itself, and
+    no mark in one, or out of one, is read as Markdown."""
+    assume(" ".join(clean(text).split()))
+    for more in ([], ["pymdownx.magiclink"], ["pymdownx.magiclink", "pymdownx.betterem"]):
+        title = only_child(render(block("ct-test", inline(text), ["body"]), more=more)).find(class_="admonition-title")
+        assert title.get_text() == " ".join(clean(text).split())
+        for element in title.find_all(True):
+            assert element.name == "a" and more, element
+            assert element["href"] in (element.get_text(), "http://" + element.get_text())
+
+
+@pytest.mark.parametrize("heading", [False, True])
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [
+        ("see https://example.com/a_b_c/d?x_y=1 now", "https://example.com/a_b_c/d?x_y=1"),
+        ("Fetch https://x.org/__init__.py_", "https://x.org/__init__.py"),  # a mark at its end is not its own
+        ("(https://en.wikipedia.org/wiki/Snake_case)", "https://en.wikipedia.org/wiki/Snake_case"),
+        ("https://x.org/*a*/b_{c}[d]/e!", "https://x.org/*a*/b_{c}[d]/e"),
+        ("www.example.com/read_me", "www.example.com/read_me"),
+    ],
+)
+def test_a_web_address_in_a_title_is_linked_whole_by_magiclink(text: str, linked: str, heading: bool) -> None:
+    lines = [md.heading(text)] if heading else block("ct-test", md.breakable(inline(text)), ["body"])
+    page = render(lines, guard=True, more=["pymdownx.magiclink", "pymdownx.betterem"])
+    links = page.find_all("a")
+    assert [link.get_text() for link in links] == [linked]
+    assert links[0]["href"] == ("http://" if linked.startswith("www.") else "") + linked
+    assert " ".join(page.find(["h1", "p"]).get_text().split()) == text
+
+
+def test_an_underscore_out_of_a_web_address_is_still_escaped_in_a_title() -> None:
+    assert inline("snake_case _x_ https://x.org/a_b") == "snake\\_case \\_x\\_ https://x.org/a&#95;b"
+
+
 @SETTINGS
 @given(TEXT)
 @example("```<script>````<script>`")  # backticks Python-Markdown pairs its own way

@@ -78,6 +78,17 @@ _INLINE_ESCAPES = {
     ":": "&#58;",  # only where it would open an emoji shortcode, as in :smile:
 }
 _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
+# In a web address, those with a backslash get a character reference instead:
+# pymdownx.magiclink, where a site has it, ends an address at an escape
+# (``https://example.com/a\_b`` was a link to ``https://example.com/a``), and reads
+# through a reference, which no emphasis reads either.
+_ADDRESS_ESCAPES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]!"}
+# A web address as pymdownx.magiclink finds one: where it may start (at the start of
+# the text, after a space or one of these marks), up to a space or a "<"; then less
+# the marks it leaves out of an address's end, and those that would end it with a
+# reference (of which it would link all but the ";"), and a ")" it holds no "(" for.
+_INLINE_ADDRESS = re.compile(r"(?i)(?<![^\s*_~^\[('\"])(?:(?:ht|f)tps?://|www\.)[^\s<]*")
+_ADDRESS_TRAILING = frozenset("?!.,:*_~^'\";" + "\\`{}[]&|$")
 _LINE_START = re.compile(r"^([#>+\-]|\d+[.)])")
 
 # Inline code spans are found by Python-Markdown's own processor, whichever
@@ -167,9 +178,45 @@ def inline(text: str, limit: int | None = None) -> str:
         text = text[: limit - 1].rstrip() + "…"
     elif len(text) > LONG_LINE:
         text = _cut_line(text)
-    escaped = _INLINE_RE.sub(lambda m: _INLINE_ESCAPES[m.group()], text)
+    escaped = _escaped_inline(text)
     # What would start a heading, a quote or a list if it came first on a line.
     return _LINE_START.sub(lambda m: _escaped_marker(m.group()), escaped, count=1)
+
+
+def _escaped_inline(text: str) -> str:
+    """``text`` with each character that has a meaning in inline Markdown escaped; in
+    a web address, in a way that leaves it whole to pymdownx.magiclink."""
+    if "://" not in text and "www." not in text.lower():
+        return _INLINE_RE.sub(_inline_escape, text)
+    parts: list[str] = []
+    last = 0
+    for found in _INLINE_ADDRESS.finditer(text):
+        end = found.start() + _address_length(found.group())
+        parts.append(_INLINE_RE.sub(_inline_escape, text[last : found.start()]))
+        parts.append(_INLINE_RE.sub(_address_escape, text[found.start() : end]))
+        last = end
+    parts.append(_INLINE_RE.sub(_inline_escape, text[last:]))
+    return "".join(parts)
+
+
+def _inline_escape(found: re.Match[str]) -> str:
+    return _INLINE_ESCAPES[found.group()]
+
+
+def _address_escape(found: re.Match[str]) -> str:
+    return _ADDRESS_ESCAPES.get(found.group()) or _INLINE_ESCAPES[found.group()]
+
+
+def _address_length(address: str) -> int:
+    """How much of ``address`` to write as one (see ``_ADDRESS_TRAILING``)."""
+    end = len(address)
+    while end:
+        last = address[end - 1]
+        if last in _ADDRESS_TRAILING or (last == ")" and address.count(")", 0, end) > address.count("(", 0, end)):
+            end -= 1
+        else:
+            break
+    return end
 
 
 def front_matter(title: str, tags: list[str] | None = None) -> list[str]:
