@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import unquote
 
 from .console import printable, say, write_document
 from .inputs import UsageError, source_files
@@ -172,17 +173,22 @@ def _remove_stale(out: Path, pages: set[str], assets: set[str]) -> None:
 def write_folder_rest(converted: list[Converted], out: Path, flavour: str, options: RenderOptions) -> None:
     """What a folder holds besides the sessions' pages: the index, the stylesheet. Of
     what an earlier run wrote there, the index's later parts that this one does not
-    write go, and the stylesheet, in GitHub's flavour (whose pages use none)."""
+    write go, and the stylesheet, in GitHub's flavour (whose pages use none); and the
+    files of the sessions its index listed that this run is not given."""
     change = FLAVOURS[flavour]
     written = {page.src_uri for done in converted for page in done.pages} | {asset.src_uri for done in converted for asset in done.assets}
     rows: list[Row] = [done.row for done in converted]
     taken = _taken(out)
     index = layout.index_place([row.page for row in rows], lambda page: page in written or taken(page))
     if index is not None:
+        listed = _listed_sessions(out, index)  # read before the index is written again
         parts = index_pages(rows, index, options)
         for src_uri, markdown in parts:
             _write(out, src_uri, change(markdown))
         _remove_index_parts(out / posixpath.dirname(index), {out / src_uri for src_uri, _ in parts})
+        given = {posixpath.dirname(src_uri) for src_uri in written}
+        now = {out / src_uri for src_uri in written} | {out / src_uri for src_uri, _ in parts}
+        _remove_sessions(out, listed - given, now)
     if flavour == "material":
         _write(out, layout.STYLESHEET, stylesheet())
     else:
@@ -198,6 +204,67 @@ def _remove_index_parts(folder: Path, written: set[Path]) -> None:
     for path in folder.glob("transcripts-part-*.md"):
         if _INDEX_PART.fullmatch(path.name) and path not in written and _ours(path):
             path.unlink()
+
+
+# A link in a row of the index's table, to a session's first page: its target.
+_LISTED = re.compile(r"(?<!\\)\]\((?P<target>[^()\s]+)\)")
+
+
+def _listed_sessions(out: Path, index: str) -> set[str]:
+    """The folders of the sessions listed by the index at ``index`` (and the parts it
+    goes on in, beside it), if this command wrote it: those of an earlier run, each the
+    folder of a page ``index.md`` the index links to, in the output folder."""
+    folder = posixpath.dirname(index)
+    parts = (path for path in (out / folder).glob("transcripts-part-*.md") if _INDEX_PART.fullmatch(path.name))
+    pages = [out / index, *parts]
+    listed: set[str] = set()
+    for page in pages:
+        if not _ours(page):
+            continue
+        try:
+            lines = page.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            continue
+        for line in lines:
+            if not line.startswith("| "):  # a row of its table
+                continue
+            for found in _LISTED.finditer(line):
+                target = posixpath.normpath(posixpath.join(folder, unquote(found["target"], errors="surrogateescape")))
+                session = posixpath.dirname(target)
+                # (A session's folder is one under the index's, as the index places itself.)
+                if posixpath.basename(target) == "index.md" and _under(session, folder):
+                    listed.add(session)
+    return listed
+
+
+def _under(path: str, folder: str) -> bool:
+    """Whether ``path`` (normalised, relative) is in ``folder`` or below, not ``folder`` itself."""
+    if path.startswith(("/", "../")) or path in (".", "..", "", folder):
+        return False
+    return not folder or path.startswith(folder + "/")
+
+
+def _remove_sessions(out: Path, folders: set[str], written: set[Path]) -> None:
+    """Remove the files of this command's making (see ``_ours``) in ``folders``, the
+    folders of sessions an earlier run wrote, but for those ``written`` now: pages,
+    session.json, the images of their ``images/`` folder; then the folders they leave
+    empty. Any other file, and what is in any other folder, stays."""
+    for folder in sorted(folders, reverse=True):
+        here = out / folder
+        if here.is_symlink() or not here.is_dir():
+            continue
+        images = here / "images"
+        inside = [*images.glob("*")] if images.is_dir() and not images.is_symlink() else []
+        for path in [*here.glob("*.md"), here / "session.json", *inside]:
+            if path not in written and _ours(path):
+                path.unlink()
+        for empty in (images, here, *(out / parent for parent in Path(folder).parents[:-1])):
+            if empty == images and not images.is_dir():
+                continue
+            try:
+                empty.rmdir()
+            except OSError:  # not empty (or not a folder): it, and the folders it is in, stay
+                break
 
 
 def _remove_stylesheet(out: Path) -> None:

@@ -322,6 +322,60 @@ def test_a_session_converted_again_leaves_none_of_its_former_pages(tmp_path: Pat
     assert sorted(p.name for p in (out / S1).iterdir()) == ["index.md", "notes.md", "session.json"]
 
 
+@pytest.mark.parametrize("flavour", ["material", "github"])
+def test_a_run_into_the_same_folder_removes_the_sessions_an_earlier_run_wrote_that_it_is_not_given(
+    tmp_path: Path, capsys, flavour: str
+) -> None:
+    """The folders of the sessions the index of an earlier run listed, which this run is
+    not given, go; but for the files in them of another making, and folders the index
+    did not list."""
+    from .conftest import copy_images_transcript
+
+    given, out = tmp_path / "given", tmp_path / "out"
+    shutil.copytree(EXAMPLE, given)
+    (given / "nested").mkdir()
+    copy_images_transcript(given / "nested" / "pasted.jsonl")
+    assert convert(str(given), "-o", str(out), "--flavour", flavour, capsys=capsys)[0] == 0
+    rss, plan = "d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86", "9c41d2aa-05e7-4f3b-8c2d-6e1f7a9b3c58"
+    assert (out / rss / "agent-b7e20f1.md").is_file() and any((out / "nested" / "pasted" / "images").iterdir())
+    (out / plan / "notes.md").write_text("# My notes on this session\n")  # a file of another making
+    (out / plan / "images").mkdir()
+    (out / plan / "images" / "diagram.png").write_bytes(b"mine")
+    (out / "mine").mkdir()  # a folder the index does not list, with a page like the command's
+    shutil.copyfile(out / rss / "index.md", out / "mine" / "index.md")
+    for gone in (f"{rss}.jsonl", "agent-b7e20f1.jsonl", f"{plan}.jsonl", "nested/pasted.jsonl"):
+        (given / gone).unlink()
+    status, _, err = convert(str(given), "-o", str(out), "--flavour", flavour, capsys=capsys)
+    assert status == 0, err
+    assert not (out / rss).exists() and not (out / "nested").exists()  # the folders it made, gone with them
+    left = sorted(p.relative_to(out / plan).as_posix() for p in (out / plan).rglob("*"))
+    assert left == ["images", "images/diagram.png", "notes.md"]
+    assert (out / "mine" / "index.md").is_file() and (out / S1 / "index.md").is_file()
+    index = (out / "index.md").read_text()
+    assert S1 in index and rss not in index and plan not in index
+    # Again: nothing more goes.
+    status, _, err = convert(str(given), "-o", str(out), "--flavour", flavour, capsys=capsys)
+    assert status == 0, err
+    assert (out / plan / "notes.md").is_file() and (out / S1 / "agent-a41c7e2.md").is_file()
+
+
+def test_the_sessions_listed_in_the_parts_of_an_earlier_index_go_too(tmp_path: Path) -> None:
+    import io
+
+    from mkdocs_claude_transcripts.render.context import RenderOptions
+
+    given, out = tmp_path / "given", tmp_path / "out"
+    shutil.copytree(EXAMPLE, given)
+    request = convert_module.Request([str(given)], out=str(out), options=RenderOptions(page_size=200), jobs=1)
+    assert convert_module.run(request, io.StringIO(), io.StringIO()) == 0
+    assert len(list(out.glob("transcripts-part-*.md"))) == 2  # a part of the index for each session
+    for gone in ("d07e5b21-*.jsonl", "agent-b7e20f1.jsonl", "9c41d2aa-*.jsonl"):
+        next(given.glob(gone)).unlink()
+    again = convert_module.Request([str(given)], out=str(out), jobs=1)  # an index of one part now
+    assert convert_module.run(again, io.StringIO(), io.StringIO()) == 0
+    assert sorted(p.name for p in out.iterdir()) == [S1, "assets", "index.md"]
+
+
 def test_links_to_github_threads_lead_there_without_a_reference_back_on_github(tmp_path: Path, capsys) -> None:
     """A link to an issue, a pull request or a discussion put a reference to the comment
     on that page, at every push that posted a preview again: it goes through GitHub's
