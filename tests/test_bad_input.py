@@ -1174,3 +1174,23 @@ def test_a_subagents_file_that_holds_no_entries_is_said_to_be_left_out(tmp_path:
     said = [r.getMessage() for r in caplog.records if "agent-abroken.jsonl" in r.getMessage()]
     assert said and all("holds no Claude Code entries; left out" in message for message in said)
     assert not list(site.rglob("*abroken*"))
+
+
+def test_small_lines_one_after_the_other_are_each_a_line_of_their_own(tmp_path: Path) -> None:
+    """Two turns' durations in a row, thinking not recorded twice, an attached file of no
+    text after them: each is a small line of its own. They were one paragraph, the
+    marks that style each but the last shown as text ("{ .ct-meta }")."""
+    think = {"type": "thinking", "thinking": "", "signature": "c2ln"}
+    pages = built_pages(tmp_path, SESSION.format(94), [
+        {"type": "user", "message": {"role": "user", "content": "prompt number 1"}},
+        {"type": "system", "subtype": "turn_duration", "durationMs": 1000},
+        {"type": "system", "subtype": "turn_duration", "durationMs": 2000},
+        {"type": "assistant", "message": {"id": "r1", "role": "assistant", "content": [think]}},
+        {"type": "assistant", "message": {"id": "r2", "role": "assistant", "content": [think]}},
+        {"type": "user", "message": {"role": "user", "content": "prompt number 2"}},
+    ])  # fmt: skip
+    article = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser").select_one("article")
+    assert "ct-meta" not in article.get_text()
+    shown = [" ".join(p.get_text().split()) for p in article.select("p.ct-meta")]
+    assert "Turn took 1.0 s" in shown and "Turn took 2.0 s" in shown
+    assert shown.count("Thinking (not recorded)") == 2

@@ -79,8 +79,11 @@ def _remembered(message: m.Message, ctx: PageContext) -> list[str]:
 
 
 def render_message(message: m.Message, ctx: PageContext) -> list[str]:
+    """A message's lines, ending in a blank one: a small line of facts (``meta``) right
+    before another would be one paragraph with it, its mark shown as text."""
     renderer = RENDERERS.get(type(message))
-    return renderer(message, ctx) if renderer else []
+    lines = renderer(message, ctx) if renderer else []
+    return [*lines, ""] if lines and lines[-1] else lines
 
 
 def _usage(response: m.Response | None) -> list[str]:
