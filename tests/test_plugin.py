@@ -340,3 +340,17 @@ def test_not_in_nav_naming_a_transcript_or_a_subagent_keeps_its_pages_out_of_the
     assert not any(S2 in href or "agent-a41c7e2" in href for href in links), links
     assert (site / "sessions" / S2 / "index.html").is_file()  # published, as not_in_nav pages are
     assert (site / "sessions" / S1 / "agent-a41c7e2" / "index.html").is_file()
+
+
+def test_a_session_of_a_long_name_placed_beside_a_page_keeps_to_the_longest_name_a_file_may_have(tmp_path: Path) -> None:
+    """``<249 letters>.jsonl`` beside ``<249 letters>.md``: its pages went to a folder whose
+    name was longer than a file system takes (255 bytes), and the build stopped."""
+    root = make_site(tmp_path)
+    for stem in ("n" * 249, "é" * 124 + "n"):  # (two bytes a letter)
+        (root / "docs" / f"{stem}.md").write_text("# My notes\n")
+        shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / f"{stem}.jsonl")
+    site = build(root)
+    moved = [folder for folder in site.iterdir() if folder.name.endswith("-session")]
+    assert len(moved) == 2 and all(len(folder.name.encode()) <= 255 for folder in moved)
+    for folder in moved:
+        assert "Plan the sync design" in soup(folder / "index.html").select_one("article").get_text()

@@ -109,6 +109,7 @@ _WRITTEN = frozenset({"404.html", "sitemap.xml", "sitemap.xml.gz", "search/searc
 
 
 _PAGE_NAME = re.compile(r"(?:part-[0-9]+|agent-.+)$")
+_NAME_MAX = 255  # bytes of a file's name, on most file systems
 
 
 def _other_name(source: str, number: int) -> str:
@@ -117,9 +118,14 @@ def _other_name(source: str, number: int) -> str:
     one of a session's pages (``agent-x-session``: the page of agent ``x-session``)."""
     folder, name = posixpath.split(base(source))
     suffix = f"-{number}" if number > 1 else ""
+    # The name of the folder of its pages is no longer than a file system takes: the
+    # name is cut (between two characters) where it would be.
+    room = _NAME_MAX - len(f"-session{suffix}")
+    if len(name.encode("utf-8", "surrogatepass")) > room:
+        name = name.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
     if _PAGE_NAME.match(f"{name}-session{suffix}"):
         return posixpath.join(folder, f"session-{name}{suffix}.jsonl")
-    return f"{base(source)}-session{suffix}.jsonl"
+    return posixpath.join(folder, f"{name}-session{suffix}.jsonl")
 
 
 def _among_pages(folder: str, folders: set[str]) -> bool:
