@@ -76,9 +76,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    program()
-
 
 def _zone_name(name: str) -> str:
     """``name``, when it names a time zone (argparse says what is wrong otherwise)."""
@@ -89,3 +86,7 @@ def _zone_name(name: str) -> str:
     except (ValueError, KeyError, OSError):
         raise argparse.ArgumentTypeError(f"'{name}' is not a time zone name (try 'UTC' or 'Europe/Paris')") from None
     return name
+
+
+if __name__ == "__main__":
+    program()

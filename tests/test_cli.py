@@ -165,7 +165,11 @@ def test_errors_go_to_stderr_with_a_non_zero_status(tmp_path: Path, capsys) -> N
     assert status == 2 and "--single-file" in err
 
 
-@pytest.mark.parametrize("command", [[sys.executable, "-m", "mkdocs_claude_transcripts"], [str(Path(sys.executable).parent / "mkdocs-claude-transcripts")]], ids=["module", "command"])
+@pytest.mark.parametrize("command", [
+    [sys.executable, "-m", "mkdocs_claude_transcripts"],
+    [sys.executable, "-m", "mkdocs_claude_transcripts.cli"],  # (it stopped on a NameError)
+    [str(Path(sys.executable).parent / "mkdocs-claude-transcripts")],
+], ids=["module", "cli module", "command"])  # fmt: skip
 def test_the_module_and_the_command_run(command: list[str]) -> None:
     done = subprocess.run([*command, "convert", str(EXAMPLE), "--report"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "3 sessions" in done.stdout
