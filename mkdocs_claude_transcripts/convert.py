@@ -23,7 +23,7 @@ from urllib.parse import unquote
 from .console import printable, say, write_document
 from .inputs import UsageError, source_files
 from .insights.export import written_here
-from .pipeline import Converted, Redactor, Row, SessionSource, convert_session, discover, stylesheet
+from .pipeline import Converted, Redactor, Row, SessionSource, SourceFile, convert_session, discover, stylesheet
 from .render import layout
 from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
@@ -59,6 +59,8 @@ def run(request: Request, stdout: TextIO | None = None, stderr: TextIO | None = 
         raise UsageError("-o -: pages go into a folder; only --single-file writes to stdout")
     out = None if request.report or request.single_file else Path(request.out or ".")
     _check_output(out, None if out is not None or request.report or request.out in (None, "-") else Path(request.out))
+    if request.single_file and not request.report and request.out not in (None, "-"):
+        _not_read(Path(request.out), files)
     for folder in skipped:
         say(f"warning: {folder}: the folder cannot be read; left out", stderr)
     found = discover(files)
@@ -291,6 +293,20 @@ def _check_output(folder: Path | None, file: Path | None) -> None:
             raise UsageError(f"-o {folder or file}: {existing} is a file, not a folder")
         if existing is not None and not os.access(existing, os.W_OK):
             raise UsageError(f"-o {folder or file}: {existing} cannot be written to")
+
+
+def _not_read(file: Path, files: list[SourceFile]) -> None:
+    """That the file to write is none of the files read: a transcript given, or one of
+    its (through a link too), would be replaced by the page."""
+    if not file.exists():
+        return
+    for source in files:
+        try:
+            same = os.path.samefile(file, source.path)
+        except OSError:
+            continue
+        if same:
+            raise UsageError(f"-o {file}: is a file read ({source.src_uri}); choose another file to write to")
 
 
 def _taken(out: Path | None) -> Callable[[str], bool]:

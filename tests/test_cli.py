@@ -17,7 +17,7 @@ from mkdocs_claude_transcripts import convert as convert_module
 from mkdocs_claude_transcripts import pipeline
 from mkdocs_claude_transcripts.cli import main
 
-from .conftest import ROOT, build
+from .conftest import ROOT, build, copy_tree
 
 EXAMPLE = ROOT / "example_site" / "docs" / "transcripts"
 S1 = "3f2b9c1e-8d4a-4e6b-9a71-2c5d8e0f4b13"
@@ -163,6 +163,20 @@ def test_errors_go_to_stderr_with_a_non_zero_status(tmp_path: Path, capsys) -> N
     assert status == 2 and "-o FOLDER" in err
     status, _, err = convert(str(EXAMPLE), "-o", str(tmp_path / "x"), "--max-chars", "100", capsys=capsys)
     assert status == 2 and "--single-file" in err
+
+
+@pytest.mark.parametrize("given", ["folder", "file", "agent"])
+def test_a_single_file_is_not_written_over_a_transcript_given(tmp_path: Path, capsys, given: str) -> None:
+    """``--single-file -o`` naming one of the transcripts read (a slip of the shell's
+    completion, or through a link): the transcript was replaced by the page."""
+    copy_tree(EXAMPLE, tmp_path / "in")
+    session, agent = tmp_path / "in" / f"{S1}.jsonl", tmp_path / "in" / S1 / "subagents" / "agent-a41c7e2.jsonl"
+    (tmp_path / "link.jsonl").symlink_to(agent)
+    before = {path: path.read_bytes() for path in (session, agent)}
+    target = {"folder": session, "file": session, "agent": tmp_path / "link.jsonl"}[given]
+    status, out, err = convert(str(tmp_path / "in" if given == "folder" else session), "--single-file", "-o", str(target), capsys=capsys)
+    assert status == 2 and out == "" and "is a file read" in err
+    assert all(path.read_bytes() == content for path, content in before.items())
 
 
 @pytest.mark.parametrize("command", [
