@@ -47,7 +47,7 @@ from .render.layout import STYLESHEET, stylesheet
 from .report import Level, condensed
 from .search import Spool, material_search
 from .sitefiles import SiteFiles
-from .transcript.discovery import SessionSource, SourceFile, discover
+from .transcript.discovery import Discovery, SessionSource, SourceFile, discover
 
 log = get_plugin_logger("claude-transcripts")
 
@@ -216,6 +216,7 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         excluded = config.exclude_docs
         drafts = None if self._serving else config.draft_docs
         on_disk = []
+        left_out = []
         self._left_out.clear()  # (for the excerpts that name them, a warning that says why they are not shown)
         for f in files:
             if not f.abs_src_path or f.generated_by:
@@ -229,7 +230,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
                 continue
             if f.src_uri.endswith(".jsonl"):
                 self._left_out[f.src_uri] = why
-        found = discover(on_disk)
+                left_out.append(SourceFile(f.src_uri, f.abs_src_path))
+        found = _without_subagents_of(discover(on_disk), left_out, self._left_out)
         self._sources = {source.src_uri: source for source in found.sessions}
         self._excerpted.clear()
         for empty in found.empty:
@@ -632,6 +634,24 @@ def _with_excerpts_modified(files: Files) -> None:
                 continue
             if holds:
                 file.is_modified = lambda: True  # type: ignore[method-assign]
+
+
+def _without_subagents_of(found: Discovery, left_out: list[SourceFile], why: dict[str, str]) -> Discovery:
+    """``found`` without the subagents, each shown alone, whose session MkDocs leaves out
+    (``exclude_docs``, ``draft_docs``, as ``why`` says of each file): they go with it,
+    not published (their files, which ``found`` claims, not published as they are)."""
+    orphans = {source.src_uri: source for source in found.sessions if source.orphan_agent is not None}
+    if not orphans or not left_out:
+        return found
+    whole = discover([SourceFile(source.src_uri, source.path) for source in orphans.values()] + left_out)
+    for session in whole.sessions:
+        if session.src_uri not in why:
+            continue
+        for agent in session.agents:
+            if orphans.pop(agent.src_uri, None) is not None:
+                log.info(f"{agent.src_uri}: its session {session.src_uri} is left out by MkDocs' {why[session.src_uri]}; so is it")
+                found.sessions = [source for source in found.sessions if source.src_uri != agent.src_uri]
+    return found
 
 
 def _entry_of(entry: NavEntry, page: str) -> NavEntry | None:

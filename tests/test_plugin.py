@@ -332,6 +332,19 @@ def test_draft_docs_naming_a_transcript_keep_its_session_out_of_a_build(tmp_path
     assert (site / "sessions" / S1 / "index.html").is_file()
 
 
+@pytest.mark.parametrize("option", ["draft_docs", "exclude_docs"])
+def test_a_session_left_out_by_mkdocs_takes_its_subagents_with_it(tmp_path: Path, option: str) -> None:
+    """Its subagents, in its ``subagents/`` folder or beside it (naming it by its id),
+    were published, each with a page of its own, as if their session were not there."""
+    s3 = "d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86"  # agent-b7e20f1.jsonl, beside it, is its subagent's
+    site = build(site_with_examples(tmp_path, f"{option}: |\n  sessions/{S1}.jsonl\n  sessions/{s3}.jsonl\n"))
+    published = [path.relative_to(site).as_posix() for path in site.rglob("*")]
+    assert not [path for path in published if "agent-a41c7e2" in path or "b7e20f1" in path or S1 in path or s3 in path]
+    search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "Trace the units option" not in search and "static site generator" not in search
+    assert (site / "sessions" / S2 / "index.html").is_file()
+
+
 def test_not_in_nav_naming_a_transcript_or_a_subagent_keeps_its_pages_out_of_the_nav(tmp_path: Path) -> None:
     config = f"not_in_nav: |\n  sessions/{S2}.jsonl\n  sessions/{S1}/subagents/agent-a41c7e2.jsonl\n"
     site = build(site_with_examples(tmp_path, config))
