@@ -156,6 +156,13 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             zone(self.config.timezone)
         except (ValueError, KeyError, OSError):
             raise PluginError(f"claude-transcripts: timezone '{self.config.timezone}' is not a time zone name (try 'UTC' or 'Europe/Paris')") from None
+        try:  # (as a session with no title and no date fills it in)
+            self.config.title_format.format(title="", date="", id="")
+        except (KeyError, IndexError, AttributeError, ValueError) as error:
+            raise PluginError(
+                f"claude-transcripts: title_format '{self.config.title_format}' cannot be filled in ({type(error).__name__}: {error}); "
+                "it may name {title}, {date} and {id}"
+            ) from None
         for kind, pattern in self.config.redact_patterns.items():
             problem = check_pattern(pattern)
             if problem:

@@ -260,6 +260,17 @@ def test_an_unknown_time_zone_stops_the_build_with_its_name(tmp_path: Path, capl
     assert "timezone 'Mars/Olympus' is not a time zone name" in caplog.text
 
 
+@pytest.mark.parametrize("title_format", ["{name} · {title}", "{title", "{0}", "{date:%Y}"])
+def test_a_title_format_that_cannot_be_filled_stops_the_build_with_its_name(tmp_path: Path, caplog: pytest.LogCaptureFixture, title_format: str) -> None:
+    """A name it does not know, a brace not closed: the build stopped in the middle of
+    converting a session, with a traceback (a worker's, a broken pipe) and no word of
+    the option."""
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_with_examples(tmp_path, options=f"title_format: '{title_format}'"))
+    assert f"title_format '{title_format}' cannot be filled in" in caplog.text
+    assert "{title}, {date} and {id}" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("index", "said"),
     [
