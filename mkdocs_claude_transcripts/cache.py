@@ -493,6 +493,34 @@ class Cache:
 _SOURCES = "sources.json"
 _DIGESTS = "digests.json"
 
+# What marks a folder as this cache's (the tag of cache folders, which backups skip).
+_TAG = "CACHEDIR.TAG"
+_TAG_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# The cache of mkdocs-claude-transcripts: it may be deleted.\n"
+# The names of what the cache keeps in its folder, and in the folders of its entries
+# (keys, and the first two letters of keys); a cache made before it was marked holds no others.
+_OWN = re.compile(r"(?:sessions|memos|pages|html|templates|digests\.json|sources\.json|\.tmp-.*|search-.*\.jsonl|pages-.*)")
+_KEYED = ("sessions", "memos", "pages", "html")
+_KEY = re.compile(r"(?:[0-9a-f]{64}(?:\.\w+)?|[0-9a-f]{2}|\.tmp-.*)")
+
+
+def claim(folder: str) -> bool:
+    """Mark ``folder`` (which is there) as the cache's, when it is new, or holds nothing
+    but what the cache keeps; False when it holds files of another's, which the cache
+    would write over, or remove as entries no build used."""
+    tag = os.path.join(folder, _TAG)
+    try:
+        with open(tag, encoding="utf-8") as handle:
+            if handle.read() == _TAG_TEXT:
+                return True
+    except (OSError, ValueError):
+        pass
+    names = os.listdir(folder)
+    inside = [entry for name in _KEYED if name in names for entry in os.listdir(os.path.join(folder, name))]
+    if any(not _OWN.fullmatch(name) for name in names) or any(not _KEY.fullmatch(entry) for entry in inside):
+        return False
+    _write_atomically(tag, _TAG_TEXT)
+    return True
+
 
 def sources_unchanged(root: str | Path) -> bool:
     """Whether the files and folders the last build using the cache at ``root`` read

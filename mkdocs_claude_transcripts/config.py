@@ -120,8 +120,9 @@ class TranscriptsConfig(base.Config):
 
     cache_dir = c.Type(str, default=".cache/claude-transcripts")
     """Where the cache is kept, relative to `mkdocs.yml` (`~` is your home folder). It
-    must be outside `docs_dir` and `site_dir`, a folder the build may write in (else
-    the build stops, naming it; `cache: false` builds without it), and can be deleted
+    must be outside `docs_dir` and `site_dir`, a folder the build may write in, and a
+    folder of its own: new, or holding nothing but the cache (else the build stops,
+    naming it; `cache: false` builds without it). It can be deleted
     whenever no build is running. Where it is on the
     file system of `site_dir`, the site's `session.json` files and images are links
     to its own rather than copies."""

@@ -31,7 +31,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from . import __version__, nav, outputs, parallel, workers
-from .cache import Cache, code_fingerprint, fingerprint, sources_unchanged
+from .cache import Cache, claim, code_fingerprint, fingerprint, sources_unchanged
 from .config import TranscriptsConfig
 from .embed import NAME as EXCERPT
 from .embed import Found, embed
@@ -196,11 +196,17 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             handle, probe = tempfile.mkstemp(prefix=".tmp-", dir=folder)
             os.close(handle)
             os.unlink(probe)
+            mine = claim(folder)
         except OSError as error:
             raise PluginError(
                 f"claude-transcripts: cache_dir '{self.config.cache_dir}' cannot be written in ({error.strerror or error}); "
                 "choose a folder you may write in, or set 'cache: false'"
             ) from None
+        if not mine:
+            raise PluginError(
+                f"claude-transcripts: cache_dir '{self.config.cache_dir}' holds files that are not the cache's, which it would "
+                "write over or remove; choose a folder of its own (such as .cache/claude-transcripts), or set 'cache: false'"
+            )
         return folder
 
     def _cache_folder(self, config_file_path: str | None) -> str:

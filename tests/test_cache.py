@@ -332,6 +332,30 @@ def test_a_cache_dir_that_cannot_be_written_in_stops_the_build_with_its_name(sit
     assert any(f"cache_dir '{folder}' cannot be written in" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.parametrize("folder", [".", "notes"])
+def test_a_cache_dir_holding_files_of_its_own_stops_the_build_and_loses_none(site_root: Path, caplog: pytest.LogCaptureFixture, folder: str) -> None:
+    """``cache_dir: .`` (or a folder of the user's): the cache took it for its own, wrote
+    its files there and removed, as entries no build used, whatever was in its
+    ``sessions/``, ``memos/``, ``pages/`` and ``html/`` folders."""
+    kept = {"pages/chapter.md": "# Chapter", "sessions/2024/notes.txt": "notes", "memos/budget.json": "{}", "digests.json": "[1]"}
+    for name, text in kept.items():
+        (site_root / folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (site_root / folder / name).write_text(text)
+    (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", f"- claude-transcripts:\n      cache_dir: {folder}"))
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises((PluginError, Abort)):
+        build(site_root)
+    assert any(f"cache_dir '{folder}' holds files that are not the cache's" in r.getMessage() for r in caplog.records)
+    assert all((site_root / folder / name).read_text() == text for name, text in kept.items())
+
+
+def test_a_cache_made_before_it_was_marked_as_one_is_still_used(site_root: Path, conversions: list[str]) -> None:
+    build(site_root)
+    (site_root / ".cache" / "claude-transcripts" / "CACHEDIR.TAG").unlink()
+    conversions.clear()
+    build(site_root)
+    assert conversions == [] and (site_root / ".cache" / "claude-transcripts" / "CACHEDIR.TAG").is_file()
+
+
 def test_a_cache_dir_in_the_home_folder_is_found_there(site_root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (site_root / "mkdocs.yml").write_text((site_root / "mkdocs.yml").read_text().replace("- claude-transcripts:", "- claude-transcripts:\n      cache_dir: ~/.cache/ct"))
