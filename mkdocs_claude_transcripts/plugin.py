@@ -269,7 +269,10 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         self.rows.clear()
         for source, key in zip(published, keys):
             totals += self._publish(source, key, files, config)
-        self._take_out(found.claimed, files, config)
+        # (with copy_jsonl, the transcripts of the sessions published, and theirs alone)
+        copied = {source.src_uri for source in published}
+        copied.update(f.src_uri for source in published for f in (*source.agents, *source.companions))
+        self._take_out(found.claimed, copied, files, config)
         if self._dirty:
             _with_excerpts_modified(files)
         self._add_index(files, config)
@@ -399,15 +402,15 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             features.append("navigation.prune")
             log.info(f"{entries} transcript pages in the nav: turned on Material's navigation.prune (prune_nav: false keeps the whole nav)")
 
-    def _take_out(self, claimed: set[str], files: Files, config: MkDocsConfig) -> None:
+    def _take_out(self, claimed: set[str], copied: set[str], files: Files, config: MkDocsConfig) -> None:
         """Transcripts and the files that belong to them are not published as they are;
-        with ``copy_jsonl``, transcripts are, redacted."""
+        with ``copy_jsonl``, the transcripts of ``copied`` are, redacted."""
         for src_uri in claimed:
             file = files.get_file_from_path(src_uri)
             if file is None:
                 continue
             files.remove(file)
-            if self.config.copy_jsonl and src_uri.endswith(".jsonl") and file.abs_src_path:
+            if self.config.copy_jsonl and src_uri.endswith(".jsonl") and src_uri in copied and file.abs_src_path:
                 from .pipeline import redacted_jsonl  # the raw models, when transcripts are published
 
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))
@@ -652,7 +655,8 @@ def _with_excerpts_modified(files: Files) -> None:
 def _without_subagents_of(found: Discovery, left_out: list[SourceFile], why: dict[str, str]) -> Discovery:
     """``found`` without the subagents, each shown alone, whose session MkDocs leaves out
     (``exclude_docs``, ``draft_docs``, as ``why`` says of each file): they go with it,
-    not published (their files, which ``found`` claims, not published as they are)."""
+    not published (their files, which ``found`` claims, not published as they are),
+    and named in ``why``."""
     orphans = {source.src_uri: source for source in found.sessions if source.orphan_agent is not None}
     if not orphans or not left_out:
         return found
@@ -661,9 +665,12 @@ def _without_subagents_of(found: Discovery, left_out: list[SourceFile], why: dic
         if session.src_uri not in why:
             continue
         for agent in session.agents:
-            if orphans.pop(agent.src_uri, None) is not None:
+            orphan = orphans.pop(agent.src_uri, None)
+            if orphan is not None:
                 log.info(f"{agent.src_uri}: its session {session.src_uri} is left out by MkDocs' {why[session.src_uri]}; so is it")
-                found.sessions = [source for source in found.sessions if source.src_uri != agent.src_uri]
+                found.sessions = [source for source in found.sessions if source is not orphan]
+                for src_uri in [orphan.src_uri, *(f.src_uri for f in orphan.companions)]:
+                    why.setdefault(src_uri, why[session.src_uri])
     return found
 
 

@@ -105,10 +105,14 @@ def test_transcripts_can_be_copied(tmp_path: Path) -> None:
     assert (site / "sessions" / f"{S1}" / "index.html").is_file()
 
 
-def test_excluded_transcripts_are_left_out(tmp_path: Path) -> None:
-    site = build(site_with_examples(tmp_path, options=f'exclude: "{S1}.jsonl"'))
+@pytest.mark.parametrize("copied", [False, True], ids=["pages", "copy_jsonl"])
+def test_excluded_transcripts_are_left_out(tmp_path: Path, copied: bool) -> None:
+    """With ``copy_jsonl``, the files of a session left out, and of its subagent, were
+    published all the same."""
+    site = build(site_with_examples(tmp_path, options=f'exclude: "{S1}.jsonl"\ncopy_jsonl: {str(copied).lower()}'))
     assert not (site / "sessions" / S1).exists()
-    assert not list(site.rglob("*.jsonl"))
+    assert sorted(p.name for p in site.rglob("*.jsonl")) == (sorted([f"{S2}.jsonl", "agent-b7e20f1.jsonl", "d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86.jsonl"]) if copied else [])
+    assert not (site / "sessions" / f"{S1}.jsonl").exists()
     assert (site / "sessions" / S2 / "index.html").is_file()
 
 
@@ -346,14 +350,15 @@ def test_draft_docs_naming_a_transcript_keep_its_session_out_of_a_build(tmp_path
 @pytest.mark.parametrize("option", ["draft_docs", "exclude_docs"])
 def test_a_session_left_out_by_mkdocs_takes_its_subagents_with_it(tmp_path: Path, option: str) -> None:
     """Its subagents, in its ``subagents/`` folder or beside it (naming it by its id),
-    were published, each with a page of its own, as if their session were not there."""
+    were published, each with a page of its own, as if their session were not there
+    (and their files, with ``copy_jsonl``)."""
     s3 = "d07e5b21-4c9a-4b8e-a3f6-71c2e9d04a86"  # agent-b7e20f1.jsonl, beside it, is its subagent's
-    site = build(site_with_examples(tmp_path, f"{option}: |\n  sessions/{S1}.jsonl\n  sessions/{s3}.jsonl\n"))
+    site = build(site_with_examples(tmp_path, f"{option}: |\n  sessions/{S1}.jsonl\n  sessions/{s3}.jsonl\n", "copy_jsonl: true"))
     published = [path.relative_to(site).as_posix() for path in site.rglob("*")]
     assert not [path for path in published if "agent-a41c7e2" in path or "b7e20f1" in path or S1 in path or s3 in path]
     search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "Trace the units option" not in search and "static site generator" not in search
-    assert (site / "sessions" / S2 / "index.html").is_file()
+    assert (site / "sessions" / S2 / "index.html").is_file() and (site / "sessions" / f"{S2}.jsonl").is_file()
 
 
 def test_not_in_nav_naming_a_transcript_or_a_subagent_keeps_its_pages_out_of_the_nav(tmp_path: Path) -> None:
