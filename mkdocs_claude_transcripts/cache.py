@@ -515,8 +515,10 @@ def claim(folder: str) -> bool:
     except (OSError, ValueError):
         pass
     names = os.listdir(folder)
-    inside = [entry for name in _KEYED if name in names for entry in os.listdir(os.path.join(folder, name))]
-    if any(not _OWN.fullmatch(name) for name in names) or any(not _KEY.fullmatch(entry) for entry in inside):
+    keyed = [os.path.join(folder, name) for name in _KEYED if name in names]
+    if any(not _OWN.fullmatch(name) for name in names) or not all(map(os.path.isdir, keyed)):
+        return False
+    if any(not _KEY.fullmatch(entry) for path in keyed for entry in os.listdir(path)):
         return False
     _write_atomically(tag, _TAG_TEXT)
     return True

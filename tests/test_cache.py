@@ -332,12 +332,14 @@ def test_a_cache_dir_that_cannot_be_written_in_stops_the_build_with_its_name(sit
     assert any(f"cache_dir '{folder}' cannot be written in" in r.getMessage() for r in caplog.records)
 
 
-@pytest.mark.parametrize("folder", [".", "notes"])
+@pytest.mark.parametrize("folder", [".", "notes", "one-file"])
 def test_a_cache_dir_holding_files_of_its_own_stops_the_build_and_loses_none(site_root: Path, caplog: pytest.LogCaptureFixture, folder: str) -> None:
     """``cache_dir: .`` (or a folder of the user's): the cache took it for its own, wrote
     its files there and removed, as entries no build used, whatever was in its
     ``sessions/``, ``memos/``, ``pages/`` and ``html/`` folders."""
     kept = {"pages/chapter.md": "# Chapter", "sessions/2024/notes.txt": "notes", "memos/budget.json": "{}", "digests.json": "[1]"}
+    if folder == "one-file":  # a file named as a folder of the cache
+        kept = {"pages": "my pages"}
     for name, text in kept.items():
         (site_root / folder / name).parent.mkdir(parents=True, exist_ok=True)
         (site_root / folder / name).write_text(text)
