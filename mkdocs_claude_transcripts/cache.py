@@ -549,7 +549,10 @@ def file_stat(path: str) -> list[int | None]:
 
 
 def file_hash(path: str) -> str | None:
-    """A hash of a file's bytes (None: it cannot be read)."""
+    """A hash of a file's bytes (None: it cannot be read, or is not a file: a pipe
+    would be waited on for ever)."""
+    if not os.path.isfile(path):
+        return None
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as handle:

@@ -410,7 +410,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
             if file is None:
                 continue
             files.remove(file)
-            if self.config.copy_jsonl and src_uri.endswith(".jsonl") and src_uri in copied and file.abs_src_path:
+            # (a pipe among them would be waited on for ever)
+            if self.config.copy_jsonl and src_uri.endswith(".jsonl") and src_uri in copied and os.path.isfile(file.abs_src_path or ""):
                 from .pipeline import redacted_jsonl  # the raw models, when transcripts are published
 
                 files.append(File.generated(config, src_uri, content=redacted_jsonl(file.abs_src_path, self.redactor)))

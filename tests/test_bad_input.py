@@ -1125,6 +1125,38 @@ def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_are_left_out_with_a_w
         assert not (site / "t" / f"{SESSION.format(number)}.jsonl").exists()
 
 
+def test_a_pipe_in_a_sessions_folder_is_not_read(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A pipe as a subagent's meta.json, as the file of a tool's whole output, or as a
+    workflow's journal (with ``copy_jsonl``): the build waited for ever on it."""
+    import threading
+
+    root = make_site(tmp_path, plugin_options="jobs: 1\ncopy_jsonl: true")
+    session = SESSION.format(96)
+    folder = root / "docs" / "t" / session
+    (folder / "subagents").mkdir(parents=True)
+    (folder / "tool-results").mkdir()
+    (root / "docs" / "t" / f"{session}.jsonl").write_bytes(lines(
+        entry(1, sessionId=session), call(2, "ls -R /", "toolu_1") | {"sessionId": session},
+        entry(3, sessionId=session, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "the start of a long output"}]}),
+    ))  # fmt: skip
+    (folder / "subagents" / "agent-a1.jsonl").write_bytes(lines(entry(4, sessionId=session, isSidechain=True, agentId="a1")))
+    os.mkfifo(folder / "subagents" / "agent-a1.meta.json")
+    os.mkfifo(folder / "tool-results" / "toolu_1.txt")
+    (folder / "subagents" / "workflows" / "wf_1").mkdir(parents=True)
+    (folder / "subagents" / "workflows" / "wf_1" / "agent-w1.jsonl").write_bytes(lines(entry(5, sessionId=session, isSidechain=True, agentId="w1")))
+    os.mkfifo(folder / "subagents" / "workflows" / "wf_1" / "journal.jsonl")
+    sites: list[Path] = []
+    with caplog.at_level(logging.WARNING):
+        builder = threading.Thread(target=lambda: sites.append(build(root, strict=False)), daemon=True)
+        builder.start()
+        builder.join(timeout=60)
+    assert sites, "the build waits on a pipe"
+    page = (sites[0] / "t" / session / "index.html").read_text(encoding="utf-8")
+    assert "the start of a long output" in page
+    assert (sites[0] / "t" / session / "agent-a1" / "index.html").is_file()
+    assert any("agent-a1.meta.json cannot be read as a file" in record.getMessage() for record in caplog.records)
+
+
 def test_a_subagent_only_the_sessions_progress_lines_hold_is_shown(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A session copied without its ``subagents/`` folder: its subagent's messages are
     in its progress lines (Claude Code 2.x), which were read as metadata alone."""

@@ -309,7 +309,7 @@ def _orphan_companions(orphans: list[SessionSource], stems: set[str], files: lis
             continue
         for owner in owners:
             owner.companions.append(f)
-            if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt"):
+            if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
                 owner.tool_results[parts[-1][: -len(".txt")]] = f.path
     return taken
 
@@ -331,6 +331,9 @@ def _attach_meta(agent: AgentSource, by_uri: dict[str, SourceFile]) -> None:
     if meta_file is None:
         return
     name = posixpath.basename(meta_file.src_uri)
+    if not _regular(meta_file.path):  # (a pipe would be waited on for ever)
+        agent.meta_problem = f"{name} cannot be read as a file (a link to nothing, a pipe, a device); the subagent is shown without its type and description"
+        return
     try:
         with open(meta_file.path, encoding="utf-8") as handle:
             data = loads(handle.read())
@@ -369,6 +372,6 @@ def _collect_companions(by_stem: dict[str, SessionSource], files: list[SourceFil
             if session is None:
                 continue
             session.companions.append(f)
-            if part == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt"):
-                session.tool_results[posixpath.splitext(parts[-1])[0]] = f.path
+            if part == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
+                session.tool_results[posixpath.splitext(parts[-1])[0]] = f.path  # (a pipe would be waited on for ever)
             break
