@@ -133,7 +133,8 @@ def transcript_files(paths: Iterable[str]) -> Iterator[str]:
         else:
             candidates = (os.path.join(root, name) for root, _, names in os.walk(path) for name in sorted(names))
         for candidate in candidates:
-            if candidate.endswith(".jsonl") and sniff_file(candidate) is not None:
+            # (a pipe named as a transcript would be waited on for ever)
+            if candidate.endswith(".jsonl") and os.path.isfile(candidate) and sniff_file(candidate) is not None:
                 yield candidate
 
 

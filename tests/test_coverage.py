@@ -52,3 +52,20 @@ def test_the_corpus_has_nothing_known_shown_generically(corpus: Path) -> None:
     report = coverage([str(corpus)])
     assert report.files > 10
     assert report.known_generic == 0, report.text()
+
+
+def test_a_folder_holding_a_pipe_or_a_folder_named_as_a_transcript_is_counted_without_them(tmp_path: Path) -> None:
+    """A pipe named ``x.jsonl`` in a folder given: the command waited on it for ever."""
+    import os
+    import shutil
+    import threading
+
+    shutil.copyfile(GOLDEN / "tool_mcp.jsonl", tmp_path / "tool_mcp.jsonl")
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    (tmp_path / "folder.jsonl").mkdir()
+    (tmp_path / "nowhere.jsonl").symlink_to(tmp_path / "missing.jsonl")
+    reports = []
+    counting = threading.Thread(target=lambda: reports.append(coverage([str(tmp_path)])), daemon=True)
+    counting.start()
+    counting.join(timeout=30)
+    assert reports and reports[0].files == 1
