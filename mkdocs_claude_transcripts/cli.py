@@ -76,7 +76,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-
 def _zone_name(name: str) -> str:
     """``name``, when it names a time zone (argparse says what is wrong otherwise)."""
     from .render.context import zone
