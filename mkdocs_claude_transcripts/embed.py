@@ -16,6 +16,7 @@ block is left as it is.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from . import model as m
 
 NAME = "claude-transcript"
+# A path written without quotes whose rest, after " #", YAML reads as a comment
+# (``path: logs/run #2.jsonl``).
+_COMMENT_IN_PATH = re.compile(r"""^[ \t]*path[ \t]*:[ \t]*[^'"\s][^\n]*?[ \t]#[^\n]*\.jsonl[ \t]*$""", re.MULTILINE)
 _KEYS = {"path", "from", "to", "turns", "search", "thinking", "tool_calls", "link"}
 _BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 _CHOICES = {"thinking": ("shown", "collapsed", "hidden"), "tool_calls": ("open", "collapsed", "hidden")}
@@ -122,7 +126,8 @@ def _excerpt(text: str, page: str, load: Loader, render: Callable[..., list[str]
     candidates = resolve(spec["path"], page)
     found = load(candidates) if candidates else None
     if found is None:
-        raise ExcerptError(f"no transcript at '{spec['path']}' (relative to the page or to docs_dir)")
+        hint = "; a ' #' starts a comment in YAML: put a path that holds one in quotes" if _COMMENT_IN_PATH.search(text) else ""
+        raise ExcerptError(f"no transcript at '{spec['path']}' (relative to the page or to docs_dir){hint}")
     chosen = Range(
         start=_anchor(spec.get("from")), end=_anchor(spec.get("to")), turns=_text(spec.get("turns")), search=_text(spec.get("search"))
     )

@@ -91,6 +91,8 @@ def case_files_example():
         ({"path": f"../transcripts/{S2}.jsonl", "thinking": "loud"}, "thinking must be one of"),
         ({"turns": "1"}, "needs 'path:'"),
         ({"path": "../../../etc/passwd.jsonl"}, "no transcript at"),
+        # YAML reads what follows " #" as a comment: the path it reads is "run", and the warning says why.
+        ({"path": "run #2.jsonl"}, "no transcript at 'run' (relative to the page or to docs_dir); a ' #' starts a comment"),
     ],
 )
 def test_what_cannot_be_shown_is_a_warning_naming_the_page_and_the_block_stays(
