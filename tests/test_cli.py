@@ -413,6 +413,20 @@ def test_links_to_github_threads_lead_there_without_a_reference_back_on_github(t
     )
 
 
+def test_web_addresses_are_written_as_typed_for_github_to_link_them(tmp_path: Path, capsys) -> None:
+    """GitHub links a web address as it is written: one with a backslash or a character
+    reference for its "_", "*" or "&" led elsewhere, or showed the reference; the
+    site's pages write them so, for Python-Markdown and pymdownx.magiclink."""
+    said = "Open http://localhost/__devtools__/ and https://x.org/a_b/*c*.py?d=1&e_f=2, not _this_."
+    line = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2025-01-01T00:00:00Z", "message": {"role": "user", "content": said}}
+    (tmp_path / "s1.jsonl").write_text(json.dumps(line) + "\n")
+    status, github, _ = convert(str(tmp_path / "s1.jsonl"), "--single-file", "--flavour", "github", capsys=capsys)
+    assert status == 0
+    assert next(line for line in github.split("\n") if line.startswith("Open ")) == said
+    status, material, _ = convert(str(tmp_path / "s1.jsonl"), "--single-file", capsys=capsys)
+    assert "http://localhost/&#95;&#95;devtools&#95;&#95;/ and https://x.org/a&#95;b/&#42;c&#42;.py?d=1&amp;e&#95;f=2" in material
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 needs a file system that takes any bytes")
 def test_a_file_name_that_is_not_utf8_is_linked_from_the_index(tmp_path: Path, capsys) -> None:
     import os

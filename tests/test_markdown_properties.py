@@ -145,6 +145,27 @@ def test_a_web_address_in_a_title_is_linked_whole_by_magiclink(text: str, linked
     assert " ".join(page.find(["h1", "p"]).get_text().split()) == text
 
 
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [
+        ("see https://example.com/a_b_c/d?x_y=1 now", "https://example.com/a_b_c/d?x_y=1"),
+        ("Fetch http://localhost/__devtools__/ first", "http://localhost/__devtools__/"),
+        ("(https://en.wikipedia.org/wiki/Snake_case)", "https://en.wikipedia.org/wiki/Snake_case"),
+        ("https://x.org/*a*/b_c?d=1&e_f=2.", "https://x.org/*a*/b_c?d=1&e_f=2"),
+    ],
+)
+def test_a_web_address_in_prose_is_linked_whole_by_magiclink(text: str, linked: str) -> None:
+    """A web address in a message is linked whole by pymdownx.magiclink, where a site
+    has it (a backslash before its "_" ended the link there), and shown as written
+    with or without it."""
+    for more in ([], ["pymdownx.magiclink", "pymdownx.betterem"]):
+        page = render(block("ct-test", "Answer", prose(text)), guard=True, more=more)
+        body = only_child(page).select_one("p:not(.admonition-title)")
+        assert body.get_text() == text
+        links = body.find_all("a")
+        assert [(link.get_text(), link["href"]) for link in links] == ([(linked, linked)] if more else [])
+
+
 def test_an_underscore_out_of_a_web_address_is_still_escaped_in_a_title() -> None:
     assert inline("snake_case _x_ https://x.org/a_b") == "snake\\_case \\_x\\_ https://x.org/a&#95;b"
 

@@ -50,6 +50,13 @@ _UNLINKED = "<!-- -->"
 # preview again). Through GitHub's redirect, it leads there and adds none.
 _THREAD = re.compile(r"(?P<host>https?://(?:www\.)?github\.com)/[^/\s]+/[^/\s]+/(?:issues|pull|discussions)/[0-9]", re.IGNORECASE)
 _REDIRECT = "https://redirect.github.com"
+# A web address written as it is, which GitHub links (``https://``): its marks as
+# typed. GitHub links the text as it is written, escapes and references and all
+# (``a\_b`` led to ``a%5C_b``, ``a&#95;b`` showed as written), and reads no
+# emphasis in the address it links.
+_WEB = re.compile(r"https?://", re.IGNORECASE)
+_TYPED = re.compile(r"&#95;|&#42;|&amp;|\\[_*]")
+_AS_TYPED = {"&#95;": "_", "&#42;": "*", "&amp;": "&", "\\_": "_", "\\*": "*"}
 _BREAK = re.compile(re.escape(BREAK))
 
 
@@ -90,7 +97,8 @@ def _unlinked(found: re.Match[str]) -> str:
         return found[0] + _UNLINKED
     thread = _THREAD.match(address, 2 if address.startswith("](") else 0)
     if thread is None:
-        return address
+        bare = _WEB.match(address) and found.string[found.start() - 1 : found.start()] != "<"
+        return _TYPED.sub(lambda mark: _AS_TYPED[mark[0]], address) if bare else address
     if address.startswith("](") or found.string[found.start() - 1 : found.start()] == "<":
         return address[: thread.start()] + _REDIRECT + address[thread.end("host") :]
     # Written as it is: shown as written, a link through the redirect.

@@ -20,6 +20,7 @@ docs/safety.md lists exactly what is rendered as Markdown and what verbatim.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 from bisect import bisect_left
@@ -1505,10 +1506,29 @@ def _escape_text(text: str) -> str:
     if "](" in text or "![" in text:
         text = _neutralise_links(text)
     if "://" in text and ("_" in text or "*" in text):
-        text = _BARE_URL.sub(_url_as_written, text)
+        parts = _BARE_URL.split(text)  # every other one a web address
+        escape = itertools.cycle((_escaped_plain, _escaped_address))
+        return "".join(next(escape)(part) for part in parts)
+    return _escaped_plain(text)
+
+
+def _escaped_plain(text: str) -> str:
     if "*" in text:
         text = _GLOB_STAR.sub(r"\\*", text)
-    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    return _braces_and_directives(text.replace("&", "&amp;").replace("<", "&lt;"))
+
+
+def _escaped_address(address: str) -> str:
+    """A web address of prose (which holds no "<"), its marks of emphasis as character
+    references (see ``_BARE_URL``)."""
+    return _braces_and_directives(_URL_MARKS.sub(_mark_reference, address.replace("&", "&amp;")))
+
+
+def _mark_reference(found: re.Match[str]) -> str:
+    return _MARK_REFERENCES[found.group(1)]
+
+
+def _braces_and_directives(text: str) -> str:
     if "{" in text or "}" in text:
         text = _BRACE.sub(_brace, text)
     if "!!!" in text or "???" in text or "///" in text or "===" in text:
@@ -1518,10 +1538,13 @@ def _escape_text(text: str) -> str:
 
 # A web address written as it is (not a link's target): GitHub makes it a link, and
 # its underscores and asterisks are its own; Python-Markdown would read them as emphasis
-# (http://localhost/__devtools__/ lost its underscores).
+# (http://localhost/__devtools__/ lost its underscores). They are written as character
+# references, not escaped with a backslash: pymdownx.magiclink, where a site has it,
+# ends an address at an escape, and reads through a reference.
 # (Not a link's target; as GitHub reads them, the marks that end it are not its own.)
-_BARE_URL = re.compile(r"(?<!\]\()(?<!\]\(<)(?<!\w)https?://[^\s<>()\[\]\"'`]*[^\s<>()\[\]\"'`?!.,:*_~]")
+_BARE_URL = re.compile(r"((?<!\]\()(?<!\]\(<)(?<!\w)https?://[^\s<>()\[\]\"'`]*[^\s<>()\[\]\"'`?!.,:*_~])")
 _URL_MARKS = re.compile(r"(?<!\\)([_*])")
+_MARK_REFERENCES = {"_": "&#95;", "*": "&#42;"}
 
 
 # The asterisk of a file pattern (``tests/*.py``, ``add-*.sh``, ``src/*/main.rs``),
@@ -1529,10 +1552,6 @@ _URL_MARKS = re.compile(r"(?<!\\)([_*])")
 # the paragraph (``**tests/*.py**`` lost an asterisk, ``a/*.py and b/*.py`` turned
 # italic between the two), where GitHub shows it as written.
 _GLOB_STAR = re.compile(r"(?<=[\w/.-])\*(?=\.\w)|(?<=/)\*(?=/)")
-
-
-def _url_as_written(match: re.Match[str]) -> str:
-    return _URL_MARKS.sub(r"\\\1", match.group())
 
 
 def _brace(match: re.Match[str]) -> str:
