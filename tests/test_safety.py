@@ -369,20 +369,24 @@ def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_p
     assert "Brand new note" in page  # a kind's words are still a title
 
 
+def _one_call(name: str, given: dict) -> list[dict]:
+    """The entries of a prompt, a call of tool ``name`` with input ``given``, and its result."""
+    call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": given}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
+    return [
+        {"type": "user", "message": {"role": "user", "content": "Do it."}},
+        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}},
+        {"type": "user", "message": {"role": "user", "content": [result]}},
+    ]  # fmt: skip
+
+
 def test_the_breaks_in_a_long_name_of_a_title_are_the_plugins_own(tmp_path: Path) -> None:
     """A long name in a block's title may break after its separators (``<wbr>``, which
     the renderer writes); the same tag written in a transcript is shown as text, and
     the search index holds the name whole."""
     session = "c0c0c0c0-0000-4000-8000-00000000000f"
     path = "/repo/docs/<wbr>/units_preference-panel.notes.md"
-    call = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": path}}
-    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
-    entries = [
-        {"type": "user", "message": {"role": "user", "content": "Read it."}},
-        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}},
-        {"type": "user", "message": {"role": "user", "content": [result]}},
-    ]  # fmt: skip
-    pages = built_pages(tmp_path, session, entries)
+    pages = built_pages(tmp_path, session, _one_call("Read", {"file_path": path}))
     soup = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser")
     title = soup.select_one("article details.ct-tool > summary")
     assert path in title.get_text()
@@ -400,14 +404,7 @@ def test_a_long_tool_name_in_the_summary_may_break_after_its_separators(tmp_path
 
     session = "c0c0c0c0-0000-4000-8000-000000000010"
     name = "mcp__some_server__some_long_tool_name"
-    call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": {"query": "x"}}
-    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
-    entries = [
-        {"type": "user", "message": {"role": "user", "content": "Ask it."}},
-        {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [call]}},
-        {"type": "user", "message": {"role": "user", "content": [result]}},
-    ]  # fmt: skip
-    pages = built_pages(tmp_path, session, entries)
+    pages = built_pages(tmp_path, session, _one_call(name, {"query": "x"}))
     soup = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser")
     cell = next(td for td in soup.select("article details.ct-overview td") if name in td.get_text())
     assert cell.get_text() == name

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from .guard import MARKER, SECTION
-from .markdown import BLOCK_HEAD, BREAK, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK, outside_code
+from .markdown import ADDRESS_REFERENCES, BLOCK_HEAD, BREAK, LIST_END, OUTPUT_END, OUTPUT_START, PERMALINK, outside_code
 
 Flavour = Callable[[str], str]  # a page's Markdown, as the plugin writes it -> in another flavour
 
@@ -51,12 +51,12 @@ _UNLINKED = "<!-- -->"
 _THREAD = re.compile(r"(?P<host>https?://(?:www\.)?github\.com)/[^/\s]+/[^/\s]+/(?:issues|pull|discussions)/[0-9]", re.IGNORECASE)
 _REDIRECT = "https://redirect.github.com"
 # A web address written as it is, which GitHub links (``https://``): its marks as
-# typed. GitHub links the text as it is written, escapes and references and all
-# (``a\_b`` led to ``a%5C_b``, ``a&#95;b`` showed as written), and reads no
-# emphasis in the address it links.
+# typed, not as the site's pages write them (``ADDRESS_REFERENCES``). GitHub links the
+# text as it is written, references and all (``a&#95;b`` was shown as written, and
+# ``a\_b`` led to ``a%5C_b``), and reads no emphasis in the address it links.
 _WEB = re.compile(r"https?://", re.IGNORECASE)
-_TYPED = re.compile(r"&#95;|&#42;|&amp;|\\[_*]")
-_AS_TYPED = {"&#95;": "_", "&#42;": "*", "&amp;": "&", "\\_": "_", "\\*": "*"}
+_AS_TYPED = {ADDRESS_REFERENCES[mark]: mark for mark in "_*"} | {"\\" + mark: mark for mark in "_*"} | {"&amp;": "&"}
+_TYPED = re.compile("|".join(map(re.escape, _AS_TYPED)))
 _BREAK = re.compile(re.escape(BREAK))
 
 
@@ -75,7 +75,7 @@ def github(markdown: str) -> str:
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     text = _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
     text = "\n".join(outside_code(text.split("\n"), _REFERENCE, _unlinked))
-    if BREAK in text:  # the breaks in a long name (a tool's, in the summary's table): a name is one word
+    if BREAK in text:  # the breaks in a long name (a block's title, the summary's table): a name is one word
         text = "\n".join(outside_code(text.split("\n"), _BREAK, lambda found: ""))
     return f"{MARKER}\n\n{text}" if marked else text
 
@@ -262,7 +262,7 @@ def _blocks(lines: list[str]) -> list[str]:
 
 def _title(markdown: str) -> str:
     """A block's title (inline Markdown made by the renderer) as HTML text."""
-    text = PERMALINK.sub("", markdown).replace(BREAK, "")
+    text = PERMALINK.sub("", markdown)
     text = _PAGE_LINK.sub(lambda found: found[2], text)
     text = _ESCAPE.sub(lambda found: html.escape(found[1]), text)
     return text.strip()

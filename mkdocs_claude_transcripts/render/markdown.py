@@ -79,11 +79,11 @@ _INLINE_ESCAPES = {
     ":": "&#58;",  # only where it would open an emoji shortcode, as in :smile:
 }
 _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
-# In a web address, those with a backslash get a character reference instead:
-# pymdownx.magiclink, where a site has it, ends an address at an escape
-# (``https://example.com/a\_b`` was a link to ``https://example.com/a``), and reads
-# through a reference, which no emphasis reads either.
-_ADDRESS_ESCAPES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]!"}
+# In a web address (a title's, a message's), those with a backslash get a character
+# reference instead: pymdownx.magiclink, where a site has it, ends an address at an
+# escape (``https://example.com/a\_b`` was a link to ``https://example.com/a``), and
+# reads through a reference, which no emphasis reads either.
+ADDRESS_REFERENCES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]!"}
 # A web address as pymdownx.magiclink finds one: where it may start (at the start of
 # the text, after a space or one of these marks), up to a space or a "<"; then less
 # the marks it leaves out of an address's end, and those that would end it with a
@@ -205,7 +205,7 @@ def _inline_escape(found: re.Match[str]) -> str:
 
 
 def _address_escape(found: re.Match[str]) -> str:
-    return _ADDRESS_ESCAPES.get(found.group()) or _INLINE_ESCAPES[found.group()]
+    return ADDRESS_REFERENCES.get(found.group()) or _INLINE_ESCAPES[found.group()]
 
 
 def _address_length(address: str) -> int:
@@ -1525,7 +1525,7 @@ def _escaped_address(address: str) -> str:
 
 
 def _mark_reference(found: re.Match[str]) -> str:
-    return _MARK_REFERENCES[found.group(1)]
+    return ADDRESS_REFERENCES[found.group(1)]
 
 
 def _braces_and_directives(text: str) -> str:
@@ -1539,12 +1539,10 @@ def _braces_and_directives(text: str) -> str:
 # A web address written as it is (not a link's target): GitHub makes it a link, and
 # its underscores and asterisks are its own; Python-Markdown would read them as emphasis
 # (http://localhost/__devtools__/ lost its underscores). They are written as character
-# references, not escaped with a backslash: pymdownx.magiclink, where a site has it,
-# ends an address at an escape, and reads through a reference.
+# references (``ADDRESS_REFERENCES``), not escaped with a backslash.
 # (Not a link's target; as GitHub reads them, the marks that end it are not its own.)
 _BARE_URL = re.compile(r"((?<!\]\()(?<!\]\(<)(?<!\w)https?://[^\s<>()\[\]\"'`]*[^\s<>()\[\]\"'`?!.,:*_~])")
 _URL_MARKS = re.compile(r"(?<!\\)([_*])")
-_MARK_REFERENCES = {"_": "&#95;", "*": "&#42;"}
 
 
 # The asterisk of a file pattern (``tests/*.py``, ``add-*.sh``, ``src/*/main.rs``),
