@@ -696,7 +696,7 @@ def _place(sources: list[SessionSource], files: Files, config: MkDocsConfig) -> 
     moved = layout.places(list(by_uri), theirs.__contains__, functools.partial(_dest_uri, config=config))
     for src_uri, place in moved.items():
         by_uri[src_uri].place = place
-        log.info(f"{src_uri}: a page of the site or of another session is where its pages would go; they go to {layout.base(place)}/")
+        log.info(f"{src_uri}: a page or file of the site, or another session's page, is where its pages would go; they go to {layout.base(place)}/")
 
 
 def _dest_uri(src_uri: str, config: MkDocsConfig) -> str:

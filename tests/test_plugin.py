@@ -302,32 +302,38 @@ def test_a_session_named_as_a_file_the_site_writes_is_placed_beside_it(tmp_path:
     """A session's pages go in a folder of its name: ``x/session.json.jsonl`` beside
     ``x.jsonl`` (whose session.json is there), ``sitemap.xml.jsonl``, or a name of the
     theme's files would make a folder where a file is written; ``x/part-2.jsonl``
-    would be where the second part of a long ``x.jsonl`` goes. Each goes beside."""
+    would be where the second part of a long ``x.jsonl`` goes. Each goes beside. So
+    does a folder of transcripts named as such a file (``404.html/``), or as a page
+    (``notes/index.html/`` beside ``notes.md``), with the pages of all it holds."""
     root = make_site(tmp_path, plugin_options="page_size: 3000")
     shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "x.jsonl")
     (root / "docs" / "x").mkdir()
-    for name in ("x/session.json.jsonl", "x/part-2.jsonl", "sitemap.xml.jsonl", "assets/images/favicon.png.jsonl", "404.html.jsonl"):
+    (root / "docs" / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    for name in ("x/session.json.jsonl", "x/part-2.jsonl", "sitemap.xml.jsonl", "assets/images/favicon.png.jsonl", "404.html.jsonl",
+                 "404.html/y.jsonl", "sitemap.xml/deep/y.jsonl", "search/search_index.json/y.jsonl", "notes/index.html/y.jsonl"):  # fmt: skip
         (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(EXAMPLE / f"{S1}.jsonl", root / "docs" / name)
     site = build(root)
     assert json.loads((site / "x" / "session.json").read_text(encoding="utf-8"))["messages"]
     assert "Fix metric units" not in soup(site / "x" / "part-2" / "index.html").select_one("article").get_text()
-    for folder in ("x/session.json-session", "x/part-2-session", "sitemap.xml-session", "assets/images/favicon.png-session", "404.html-session"):
+    for folder in ("x/session.json-session", "x/part-2-session", "sitemap.xml-session", "assets/images/favicon.png-session", "404.html-session",
+                   "404.html-session/y", "sitemap.xml-session/deep/y", "search/search_index.json-session/y", "notes/index.html-session/y"):  # fmt: skip
         assert "Fix metric units" in soup(site / folder / "index.html").select_one("article").get_text(), folder
-    assert (site / "sitemap.xml").is_file() and (site / "404.html").is_file()
+    assert (site / "sitemap.xml").is_file() and (site / "404.html").is_file() and (site / "search" / "search_index.json").is_file()
+    assert soup(site / "notes" / "index.html").select_one("article h1").get_text(strip=True) == "Notes"
 
 
 def test_a_transcript_named_as_a_subagents_page_in_a_sessions_folder_is_placed_beside_it(tmp_path: Path) -> None:
     """``x/agent-q.jsonl`` would be where the page of ``x.jsonl``'s subagent ``q`` goes,
     and so would ``x/agent-q-session.jsonl`` (agent ``q-session``): it goes to
     ``x/session-agent-q/``. A folder named as a file the site writes (``404.html/``)
-    holds no page a name could move: its transcripts are left where they are."""
+    is named beside it, as a session named so would be."""
     placed: dict[str, dict[str, str]] = {}
     search = threading.Thread(target=lambda: placed.update(agent=layout.places(["x.jsonl", "x/agent-q.jsonl"]),
                                                            file=layout.places(["404.html/x.jsonl"])), daemon=True)  # fmt: skip
     search.start()
     search.join(timeout=30)  # each other name was as much a page's as the one before: it went on for ever
-    assert placed == {"agent": {"x/agent-q.jsonl": "x/session-agent-q.jsonl"}, "file": {}}
+    assert placed == {"agent": {"x/agent-q.jsonl": "x/session-agent-q.jsonl"}, "file": {"404.html/x.jsonl": "404.html-session/x.jsonl"}}
     root = make_site(tmp_path)
     shutil.copyfile(EXAMPLE / f"{S2}.jsonl", root / "docs" / "x.jsonl")
     (root / "docs" / "x").mkdir()

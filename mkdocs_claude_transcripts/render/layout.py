@@ -89,14 +89,14 @@ def places(
     used: set[str] = set()
     moved = {}
     for source in sources:
-        first, place, number = where(session_page(source)), None, 1
-        if _on_a_file(base(source), files, taken):
-            continue  # the folder that holds it is where a file goes: no name of its own helps
+        start = _off_files(source, files, taken)
+        place = None if start == source else start
+        first, number = where(session_page(start)), 1
         while (
             taken(first) or first in used or (place is not None and first in defaults)
             or _on_a_file(first, files, taken) or _among_pages(base(place or source), folders)
         ):  # fmt: skip
-            place = _other_name(source, number)
+            place = _other_name(start, number)
             first = where(session_page(place))
             number += 1
         if place is not None:
@@ -118,14 +118,34 @@ def _other_name(source: str, number: int) -> str:
     one of a session's pages (``agent-x-session``: the page of agent ``x-session``)."""
     folder, name = posixpath.split(base(source))
     suffix = f"-{number}" if number > 1 else ""
-    # The name of the folder of its pages is no longer than a file system takes: the
-    # name is cut (between two characters) where it would be.
-    room = _NAME_MAX - len(f"-session{suffix}")
-    if len(name.encode("utf-8", "surrogatepass")) > room:
-        name = name.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
+    name = _cut(name, len(f"-session{suffix}"))
     if _PAGE_NAME.match(f"{name}-session{suffix}"):
         return posixpath.join(folder, f"session-{name}{suffix}.jsonl")
     return posixpath.join(folder, f"{name}-session{suffix}.jsonl")
+
+
+def _off_files(source: str, files: set[str], taken: Callable[[str], bool]) -> str:
+    """``source`` with each of its folders that is where a file goes (of ``files``, or
+    ``taken``: a folder ``404.html/`` or ``sitemap.xml/``, where the site writes a file
+    of its own) named beside it instead, ``404.html-session/``, ``404.html-session-2/``...:
+    no page can be in a file."""
+    parts = source.split("/")
+    for index, name in enumerate(parts[:-1]):
+        number = 1
+        while (folder := "/".join(parts[: index + 1])) in files or taken(folder):
+            suffix = f"-session-{number}" if number > 1 else "-session"
+            parts[index] = _cut(name, len(suffix)) + suffix
+            number += 1
+    return "/".join(parts)
+
+
+def _cut(name: str, added: int) -> str:
+    """``name``, cut (between two characters) where it would make, with ``added``
+    bytes more, a name longer than a file system takes."""
+    room = _NAME_MAX - added
+    if len(name.encode("utf-8", "surrogatepass")) > room:
+        return name.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
+    return name
 
 
 def _among_pages(folder: str, folders: set[str]) -> bool:
