@@ -103,24 +103,27 @@ def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
 
 ADDRESSED = st.lists(
     st.sampled_from(["https://x.y/", "www.x.y/", "http://a_b.c.d/", "_", "__", "*", "**", "(", ")", "[", "]", " ", "a",
-                     ".", "?", "!", ";", "&", "&amp;", "#", "\\", "`", ":", "'", '"', "/", "=", "==", "<", "{", "}"]),
+                     ".", "?", "!", ";", "&", "&amp;", "#", "\\", "`", ":", "'", '"', "/", "=", "==", "<", "{", "}",
+                     "~", "~~", "^", "|", "$"]),
     max_size=30,
 ).map("".join)  # fmt: skip
-# (Not "~", "^", "|" or "$" right after an address, which magiclink takes into it.)
 
 
 @SETTINGS
 @given(ADDRESSED)
 @example("see https://example.com/a_b_c/d?x_y=1 now")
 @example("https://x.org/_a_/b_c_ and _x_ https://x.org/*a*")
+@example("https://x.y/~ and https://x.y/a~~b~~ https://x.y/^ https://x.y/$")
 def test_a_title_with_web_addresses_is_shown_literally_with_magiclink(text: str) -> None:
     """Each web address pymdownx.magiclink links in a title is linked to itself, and
-    no mark in one, or out of one, is read as Markdown."""
+    no mark in one, or out of one, is read as Markdown (a line may break right after
+    one, where a character reference follows it)."""
     assume(" ".join(clean(text).split()))
-    for more in ([], ["pymdownx.magiclink"], ["pymdownx.magiclink", "pymdownx.betterem"]):
+    extensions = ([], ["pymdownx.magiclink"], ["pymdownx.magiclink", "pymdownx.betterem", "pymdownx.tilde", "pymdownx.caret"])
+    for more in extensions:
         title = only_child(render(block("ct-test", inline(text), ["body"]), more=more)).find(class_="admonition-title")
         assert title.get_text() == " ".join(clean(text).split())
-        for element in title.find_all(True):
+        for element in title.find_all(lambda element: element.name != "wbr"):
             assert element.name == "a" and more, element
             assert element["href"] in (element.get_text(), "http://" + element.get_text())
 
@@ -134,6 +137,10 @@ def test_a_title_with_web_addresses_is_shown_literally_with_magiclink(text: str)
         ("(https://en.wikipedia.org/wiki/Snake_case)", "https://en.wikipedia.org/wiki/Snake_case"),
         ("https://x.org/*a*/b_{c}[d]/e!", "https://x.org/*a*/b_{c}[d]/e"),
         ("www.example.com/read_me", "www.example.com/read_me"),
+        ("Fetch https://example.com/a_b~ now", "https://example.com/a_b"),  # a mark written as a reference after it
+        ("https://x.org/p^", "https://x.org/p"),
+        ("cost https://x.org/p$ and", "https://x.org/p"),
+        ("[note]https://x.org/a_b", "https://x.org/a_b"),  # after a mark escaped with a backslash
     ],
 )
 def test_a_web_address_in_a_title_is_linked_whole_by_magiclink(text: str, linked: str, heading: bool) -> None:

@@ -57,7 +57,9 @@ _REDIRECT = "https://redirect.github.com"
 _WEB = re.compile(r"https?://", re.IGNORECASE)
 _AS_TYPED = {ADDRESS_REFERENCES[mark]: mark for mark in "_*"} | {"\\" + mark: mark for mark in "_*"} | {"&amp;": "&"}
 _TYPED = re.compile("|".join(map(re.escape, _AS_TYPED)))
-_BREAK = re.compile(re.escape(BREAK))
+# The breaks in a long name go (a name is one word), but one that ends a web address
+# before a character reference (``<wbr>&#126;``), which GitHub, too, reads into it.
+_BREAK = re.compile(re.escape(BREAK) + "(?!&#)")
 
 
 def portable(markdown: str) -> str:
@@ -75,7 +77,7 @@ def github(markdown: str) -> str:
     text = "\n".join(_blocks(lines)).strip("\n") + "\n"
     text = _outside_fences(text, lambda line: _row_pipes(_ANCHOR_LINK.sub(lambda found: found[1], line)))  # their permalinks are gone
     text = "\n".join(outside_code(text.split("\n"), _REFERENCE, _unlinked))
-    if BREAK in text:  # the breaks in a long name (a block's title, the summary's table): a name is one word
+    if BREAK in text:  # the breaks in a long name (a block's title, the summary's table)
         text = "\n".join(outside_code(text.split("\n"), _BREAK, lambda found: ""))
     return f"{MARKER}\n\n{text}" if marked else text
 

@@ -85,10 +85,11 @@ _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") 
 # reads through a reference, which no emphasis reads either.
 ADDRESS_REFERENCES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]!"}
 # A web address as pymdownx.magiclink finds one: where it may start (at the start of
-# the text, after a space or one of these marks), up to a space or a "<"; then less
-# the marks it leaves out of an address's end, and those that would end it with a
+# the text, after a space or one of these marks, or one escaped with a backslash,
+# which Python-Markdown has replaced by then), up to a space or a "<"; then less the
+# marks it leaves out of an address's end, and those that would end it with a
 # reference (of which it would link all but the ";"), and a ")" it holds no "(" for.
-_INLINE_ADDRESS = re.compile(r"(?i)(?<![^\s*_~^\[('\"])(?:(?:ht|f)tps?://|www\.)[^\s<]*")
+_INLINE_ADDRESS = re.compile(r"(?i)(?<![^\s*_~^\[('\"\\`{}\]!])(?:(?:ht|f)tps?://|www\.)[^\s<]*")
 _ADDRESS_TRAILING = frozenset("?!.,:*_~^'\";" + "\\`{}[]&|$")
 _LINE_START = re.compile(r"^([#>+\-]|\d+[.)])")
 
@@ -197,6 +198,12 @@ def _escaped_inline(text: str) -> str:
         parts.append(_INLINE_RE.sub(_address_escape, text[found.start() : end]))
         last = end
     parts.append(_INLINE_RE.sub(_inline_escape, text[last:]))
+    # magiclink reads an address up to a space or a "<", then leaves out the marks at
+    # its end: a character reference among them (``~`` as ``&#126;``) would be read
+    # into it but for its ";". A break, which shows nothing, ends it where it ends.
+    for index in range(1, len(parts) - 1, 2):
+        if "&#" in parts[index + 1].split(" ", 1)[0]:
+            parts[index] += BREAK
     return "".join(parts)
 
 
