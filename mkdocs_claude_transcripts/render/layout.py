@@ -77,8 +77,9 @@ def places(
     """Another name to place a session's pages as, for each session file (of
     ``sources``, in order) whose first page would be where a page already is (``taken``)
     or where an earlier session's is: ``notes.jsonl`` beside ``notes.md`` is placed as
-    ``notes-session.jsonl``, then ``notes-session-2.jsonl``... ``where``: the place a
-    page is published at (its URL), given its path."""
+    ``notes-session.jsonl``, then ``notes-session-2.jsonl``...; or in a folder where a
+    file goes: ``404.html/x.jsonl`` as ``404.html-session/x.jsonl``. ``where``: the
+    place a page is published at (its URL), given its path."""
     defaults = {where(session_page(source)) for source in sources}
     # A folder of pages cannot be where a file is: a session's session.json, what MkDocs,
     # its search and this plugin write (x/session.json.jsonl beside x.jsonl).
