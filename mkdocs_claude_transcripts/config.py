@@ -32,9 +32,10 @@ class TranscriptsConfig(base.Config):
     """Turn the plugin off without removing it: transcripts are then left as plain files."""
 
     include = _patterns("*.jsonl")
-    """Which files of `docs_dir` are looked at, as gitignore-style patterns, one per line
-    (like MkDocs' own `exclude_docs`). Files that are not Claude Code transcripts are
-    left alone whatever this says."""
+    """Which transcripts of `docs_dir` are published, as gitignore-style patterns, one
+    per line (like MkDocs' own `exclude_docs`); the others are left out of the site, as
+    `exclude` leaves them. A session's subagents follow their session. Files that are
+    not Claude Code transcripts are left alone whatever this says."""
 
     exclude = _patterns("")
     """Transcripts to leave out of the site, as gitignore-style patterns, one per line.
