@@ -145,7 +145,7 @@ class TranscriptsConfig(base.Config):
     """The title of a session's page and nav entry. `{title}` is the session's title
     (its custom or AI title, its summary, or else the words of its first prompt's first
     line, without Markdown marks, cut at a word to 80 columns), `{date}` the day it
-    started (YYYY-MM-DD, UTC), `{id}` the session id."""
+    started (YYYY-MM-DD, in the time zone of `timezone`), `{id}` the session id."""
 
     timezone = c.Type(str, default="UTC")
     """The time zone times are shown in, as an IANA name such as `Europe/Paris` (message
