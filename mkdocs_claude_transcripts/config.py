@@ -134,7 +134,9 @@ class TranscriptsConfig(base.Config):
     model as MkDocs starts and one that compiles the theme's templates meanwhile
     (what the cache already holds is not done again): `0` one per core, `1` none (the
     build does it all in its own process, as MkDocs does any page). Used where
-    processes can be forked (Linux, macOS), not while `mkdocs serve` runs."""
+    processes can be forked (Linux, macOS): by `mkdocs build` and the first build of
+    `mkdocs serve`, not by the rebuilds of `mkdocs serve`, which run beside its
+    server's threads."""
 
     copy_jsonl = c.Type(bool, default=False)
     """Also publish the transcript `.jsonl` files themselves, redacted as the pages are.
