@@ -53,3 +53,11 @@ def test_the_documentation_site_builds_strictly(tmp_path: Path) -> None:
     configuration = (site / "configuration" / "index.html").read_text(encoding="utf-8")
     assert all(f"<code>{option.name}</code>" in configuration for option in options())
     assert (site / "session.schema.json").exists()
+
+
+def test_the_architecture_names_every_module_and_room() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "mkdocs_claude_transcripts"
+    modules = {p.name for p in package.glob("*.py") if not p.name.startswith("__")}
+    rooms = {f"{p.name}/" for p in package.iterdir() if (p / "__init__.py").is_file()}
+    assert not {name for name in modules | rooms if name not in page}, "docs/architecture.md says what each is"
