@@ -127,7 +127,7 @@ def one_file(pages: list[str], change: Flavour, max_chars: int | None = None) ->
         return whole
 
     def cut(kept: int) -> str:
-        note = f"{len(chunks) - kept:,} more blocks are not shown here, to fit; the full transcript is in the site."
+        note = f"{len(chunks) - kept:,} more blocks are not shown here, to fit."
         return change("\n".join([*chunks[:kept], "", f"*{note}*", ""]))
 
     kept, low, high = 0, 0, len(chunks)
