@@ -1073,6 +1073,25 @@ def test_what_hooks_and_attachments_of_shapes_not_known_say_is_shown(tmp_path: P
     assert "x.sh" not in text  # a hook that ran and said nothing
 
 
+def test_every_tag_of_a_user_entry_is_shown(tmp_path: Path) -> None:
+    """Claude Code writes several things in one user entry: two teammates' messages, a
+    slash command with its output, a command and a task notification. The first of a
+    kind gave the entry its form, and the others were left out."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": '<teammate-message teammate_id="alice">the tests pass</teammate-message>\n\n'
+            '<teammate-message teammate_id="bob">the docs are written</teammate-message>'}},
+        {"type": "user", "message": {"role": "user", "content": "<command-name>/cost</command-name><command-args></command-args>\n"
+            "<local-command-stdout>Total cost: $0.12</local-command-stdout>"}},
+        {"type": "user", "message": {"role": "user", "content": "<bash-input>make lint</bash-input><bash-input>make test</bash-input>"}},
+        {"type": "user", "message": {"role": "user", "content": "<command-name>/review</command-name>\n"
+            "<task-notification><task-id>b1</task-id><status>completed</status><summary>the build finished</summary></task-notification>"}},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, SESSION.format(84), entries)
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
+    for said in ("the tests pass", "bob", "the docs are written", "Total cost: $0.12", "make lint", "make test", "/review", "the build finished"):
+        assert said in text, said
+
+
 def test_a_hooks_output_given_as_its_content_and_its_stdout_is_shown_once(tmp_path: Path) -> None:
     entries = [
         {"type": "user", "message": {"role": "user", "content": "Format the code"}},

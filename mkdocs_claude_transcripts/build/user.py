@@ -51,6 +51,8 @@ class Tagged:
     tags: dict[str, list[str]] = field(default_factory=dict)
     attrs: dict[str, dict[str, str]] = field(default_factory=dict)  # of the first of each tag
     rest: str = ""
+    # Each known tag, in order: its name, its body and its attributes as written.
+    spans: list[tuple[str, str, str]] = field(default_factory=list)
 
     def first(self, name: str) -> str:
         values = self.tags.get(name)
@@ -99,6 +101,7 @@ def split_tags(text: str) -> Tagged:
         pieces.append(text[last : tag.start])
         last = tag.end
         tagged.tags.setdefault(tag.name, []).append(tag.body)
+        tagged.spans.append((tag.name, tag.body, tag.attrs))
         if tag.name not in tagged.attrs:
             tagged.attrs[tag.name] = dict(_ATTR.findall(tag.attrs))
     pieces.append(text[last:])
@@ -115,7 +118,6 @@ def classify(text: str, images: list[m.Image], *, meta: bool, compact_summary: b
         return [_plain(text.strip() if _INTERRUPTED.match(text.strip()) else text, images, meta)]
     tagged = split_tags(text)
     main = _tagged(tagged)
-    notifications = [task_notification(body) for body in tagged.tags.get("task-notification", [])[1:]]
     reminders = [r.strip() for r in tagged.tags.get("system-reminder", []) if r.strip()]
     ide = [m.IdeNote(kind=IDE_TAGS[tag], text=body.strip()) for tag in IDE_TAGS for body in tagged.tags.get(tag, [])]
     if main is None:
@@ -127,7 +129,7 @@ def classify(text: str, images: list[m.Image], *, meta: bool, compact_summary: b
             return [prompt]
         # meta text keeps its tags as written
         return [m.Instructions(text=text)]
-    found: list[m.Message] = [main, *notifications]
+    found: list[m.Message] = [main, *_left_over(tagged, main)]
     if isinstance(main, m.TaskNotification) and tagged.rest and not meta:
         main.note, tagged.rest = tagged.rest, ""  # Claude Code's own words about the task
     if tagged.rest or images or ide:
@@ -177,6 +179,43 @@ def _tagged(tagged: Tagged) -> m.Message | None:
         sender = attrs.get("teammate_id") or attrs.get("from") or attrs.get("name") or ""
         return m.TeammateMessage(sender=sender, text=tagged.first("teammate-message"))
     return None
+
+
+# The tags each kind of message reads, the first of each; the others of a text are
+# shown by messages of their own (_left_over).
+_READS: dict[type, tuple[str, ...]] = {
+    m.SlashCommand: COMMAND_TAGS,
+    m.CommandOutput: OUTPUT_TAGS,
+    m.Instructions: ("local-command-caveat",),
+    m.ShellCommand: BASH_TAGS,
+    m.TaskNotification: ("task-notification",),
+    m.Memory: ("user-memory-input",),
+    m.TeammateMessage: ("teammate-message",),
+}
+_KIND_OF = {name: names for names in _READS.values() for name in names}
+
+
+def _left_over(tagged: Tagged, main: m.Message) -> list[m.Message]:
+    """The messages of the tags of a text that ``main`` does not read, in order: a
+    second teammate's message, task notification or command, the output of a
+    command written with it. A tag starts a message of its own, unless the one
+    before is of its kind and has no tag of its name (a command's arguments after
+    its name). Reminders and IDE notes go with the prompt."""
+    unread = set(_READS[type(main)])
+    groups: list[Tagged] = []
+    for name, body, attrs in tagged.spans:
+        if name in unread:
+            unread.discard(name)  # the one ``main`` shows
+            continue
+        if name not in _KIND_OF:
+            continue
+        group = groups[-1] if groups else None
+        if group is None or name in group.tags or _KIND_OF[next(iter(group.tags))] != _KIND_OF[name]:
+            group = Tagged()
+            groups.append(group)
+        group.tags[name] = [body]
+        group.attrs[name] = dict(_ATTR.findall(attrs))
+    return [message for group in groups if (message := _tagged(group)) is not None]
 
 
 _NOTIFICATION_FIELDS = ("task-id", "tool-use-id", "status", "summary", "result", "output-file")
