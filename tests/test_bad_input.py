@@ -1092,6 +1092,22 @@ def test_every_tag_of_a_user_entry_is_shown(tmp_path: Path) -> None:
         assert said in text, said
 
 
+def test_what_stop_hooks_said_is_shown_beside_their_errors(tmp_path: Path) -> None:
+    """A stop hooks' summary with errors showed the errors alone: the entry's text and
+    what the hooks added to Claude's context (hookAdditionalContext) were left out."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Finish the release"}},
+        {"type": "system", "subtype": "stop_hook_summary", "hookInfos": [{"command": "check.sh"}], "hookErrors": ["check.sh: 2 tests fail"],
+            "hookAdditionalContext": ["the changelog is not written yet"], "content": "one hook blocked the stop", "level": "warning"},
+        {"type": "system", "subtype": "stop_hook_summary", "hookInfos": [{"command": "notes.sh"}], "hookErrors": [],
+            "hookAdditionalContext": ["remember to tag the release"], "level": "suggestion"},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, SESSION.format(85), entries)
+    text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
+    for said in ("check.sh: 2 tests fail", "the changelog is not written yet", "one hook blocked the stop", "remember to tag the release"):
+        assert said in text, said
+
+
 def test_a_hooks_output_given_as_its_content_and_its_stdout_is_shown_once(tmp_path: Path) -> None:
     entries = [
         {"type": "user", "message": {"role": "user", "content": "Format the code"}},

@@ -394,7 +394,10 @@ class Conversation:
     def _stop_hooks(self, line: int, entry: raw.SystemEntry) -> None:
         infos, errors = _list(entry.extra("hookInfos")), _list(entry.extra("hookErrors"))
         note = m.SystemNote(subtype=entry.subtype, title="Stop hooks", level="warning" if errors else "info")
-        note.text = "\n\n".join(str(e) for e in errors) if errors else as_text(entry.content)
+        # What the hooks said: their errors, then the entry's text and what they added
+        # to Claude's context (hookAdditionalContext, 2.1).
+        said = _joined([as_text(entry.content), *(as_text(c) for c in _list(entry.extra("hookAdditionalContext")))])
+        note.text = "\n\n".join([*(str(e) for e in errors), *([said] if said else [])])
         note.details = {
             f"hook {i + 1}": str(h.get("command", h)) if isinstance(h, dict) else str(h) for i, h in enumerate(infos)
         }
