@@ -5,7 +5,7 @@ hold, and which renderer shows each: the coverage report.
 A kind seen in the transcripts and named there must have a form of its own; the
 report's last line counts the occurrences of named kinds that fell to the
 generic form (an entry that did not match its type's shape, a tool input that
-did not match its tool's).
+did not match its tool's, an attachment carrying a file whose fields did not).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import model as m
-from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES
+from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of
 from .render.tools import GENERIC, view_for
 from .report import FileReport
 from .transcript.census import Census
@@ -101,7 +101,7 @@ class Coverage:
 
 
 def coverage(paths: Iterable[str]) -> Coverage:
-    census = Census(fits=_fits)
+    census = Census(fits=_fits, attachment_fits=_attachment_fits)
     result = Coverage()
     for path in transcript_files(paths):
         result.files += 1
@@ -118,7 +118,7 @@ def coverage(paths: Iterable[str]) -> Coverage:
         result.lines.append(Line("system", name, count, handler.strip("_") if handler else None))
     for name, count in census.attachments.most_common():
         handler = ATTACHMENT_TYPES.get(name) or ("_hook" if name.startswith("hook_") else None)
-        result.lines.append(Line("attachment", name, count, handler.strip("_") if handler else None))
+        result.lines.append(Line("attachment", name, count, handler.strip("_") if handler else None, census.odd_attachments[name] if handler else 0))
     for name, count in census.tools.most_common():
         view = view_for(name)
         form = None if view is GENERIC else type(view).__name__
@@ -136,6 +136,12 @@ def transcript_files(paths: Iterable[str]) -> Iterator[str]:
             # (a pipe named as a transcript would be waited on for ever)
             if candidate.endswith(".jsonl") and os.path.isfile(candidate) and sniff_file(candidate) is not None:
                 yield candidate
+
+
+def _attachment_fits(kind: str, data: dict) -> bool:
+    """Whether an attachment that carries a file (or lines of one, or a path) has the
+    fields Claude Code writes: one that has not is shown with its fields, generically."""
+    return kind not in ATTACHED or attached_of(data) is not None
 
 
 def _fits(name: str, value: object) -> bool:

@@ -30,7 +30,11 @@ def test_unknown_kinds_are_generic_and_known_ones_are_not() -> None:
     # the one TaskUpdate whose task id is an object
     assert line_of(report, "tool", "Bash").generic == 1
     assert line_of(report, "tool", "TaskUpdate").generic == 1
-    assert report.known_generic == 2
+    # and the file attached whose content is a number, and the IDE's diagnostics whose
+    # list is a text, each shown with its fields
+    assert line_of(report, "attachment", "file").generic == 1
+    assert line_of(report, "attachment", "diagnostics").generic == 1
+    assert report.known_generic == 4
 
 
 def test_every_catalogued_tool_has_a_view_of_its_own() -> None:

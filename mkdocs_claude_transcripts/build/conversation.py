@@ -480,7 +480,7 @@ class Conversation:
     def _attached(self, line: int, entry: raw.AttachmentEntry) -> None:
         """A file or text Claude Code attached; one not of the shape known is shown
         with its fields, as any other attachment."""
-        found = _attached(entry.attachment)
+        found = attached_of(entry.attachment)
         if found is None:
             self._other_attachment(line, entry)
         else:
@@ -741,7 +741,7 @@ def _payload_out(text: str) -> str:
     return text
 
 
-def _attached(data: dict[str, Any]) -> m.Attached | None:
+def attached_of(data: dict[str, Any]) -> m.Attached | None:
     """An attachment that carries a file, or lines of one, as the content model has
     it; None when its fields are not of the shapes Claude Code writes."""
     what = str(data.get("type"))

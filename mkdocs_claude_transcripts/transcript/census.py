@@ -23,6 +23,8 @@ class Census:
     # Blocks of a kind shown in a tool's result, found elsewhere (shown generically there)
     loose_blocks: Counter[str] = field(default_factory=Counter)
     fits: Callable[[str, Any], bool] = lambda name, value: True
+    odd_attachments: Counter[str] = field(default_factory=Counter)  # attachments whose fields ``attachment_fits`` refused
+    attachment_fits: Callable[[str, Any], bool] = lambda kind, data: True
 
     def add(self, entry: raw.AnyEntry) -> None:
         kind = str(getattr(entry, "type", None))
@@ -32,7 +34,10 @@ class Census:
         elif isinstance(entry, raw.SystemEntry):
             self.systems[entry.subtype or "(notice)"] += 1
         elif isinstance(entry, raw.AttachmentEntry):
-            self.attachments[str(entry.attachment.get("type"))] += 1
+            kind = str(entry.attachment.get("type"))
+            self.attachments[kind] += 1
+            if not self.attachment_fits(kind, entry.attachment):
+                self.odd_attachments[kind] += 1
         elif isinstance(entry, (raw.UserEntry, raw.AssistantEntry)) and isinstance(entry.message.content, list):
             for block in entry.message.content:
                 self._block(block)
