@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .render.text import ANSI
 from .transcript.jsonstrings import mapped
 
 if TYPE_CHECKING:
@@ -567,6 +568,8 @@ class Redactor:
         return redacted
 
     def _secrets_out(self, value: str) -> str:
+        if "\x1b" in value:  # (first: each part of a secret a code cuts may be found as one)
+            value = self._uncoloured(value)
         redacted = self._found_out(value)
         if ("\x1b[" in redacted or "\\" in redacted or "%" in redacted) and (self._always or self._hits(redacted.lower())):
             redacted = self._joined(redacted)
@@ -585,7 +588,18 @@ class Redactor:
     def _escaped(self, value: str) -> str:
         """``value`` with the secrets written in it with Markdown's escapes inside
         (``sk\\_live\\_...``, which a page shows as ``sk_live_...``) replaced too."""
-        plain = _ESCAPE.sub(r"\1", value)
+        return self._found_without(value, _ESCAPE, r"\1")
+
+    def _uncoloured(self, value: str) -> str:
+        """``value`` with the secrets a terminal's codes run through replaced too
+        (``ghp_\\x1b[m\\x1b[K...``, as ``grep --color`` marks the part of a token it
+        matched), which a page shows without the codes."""
+        return self._found_without(value, ANSI, "")
+
+    def _found_without(self, value: str, marks: re.Pattern[str], kept: str) -> str:
+        """``value`` with the secrets found in it once each of ``marks`` is replaced by
+        ``kept`` (what the mark shows, at its end) replaced where they are."""
+        plain = marks.sub(kept, value)
         if plain == value:
             return value
         redacted = self._found_out(plain)
@@ -593,9 +607,9 @@ class Redactor:
             return value
         # What changed, from the first part replaced to the last, put where it is in
         # ``value`` (each character of ``plain`` is one of ``value``, which also holds
-        # the backslashes): between them, the text goes without its escapes.
-        escapes = {match.start() for match in _ESCAPE.finditer(value)}
-        at = [index for index in range(len(value)) if index not in escapes]
+        # the marks): between them, the text goes without its marks.
+        removed = {index for match in marks.finditer(value) for index in range(match.start(), match.end() - len(match.expand(kept)))}
+        at = [index for index in range(len(value)) if index not in removed]
         first = len(os.path.commonprefix([plain, redacted]))
         after = min(len(os.path.commonprefix([plain[::-1], redacted[::-1]])), len(plain) - first, len(redacted) - first)
         end = len(plain) - after

@@ -462,6 +462,11 @@ def test_a_secret_written_with_markdown_escapes_inside_is_redacted(text: str, re
     assert Redactor(shorten_home=False).text(text) == (redacted or text)
 
 
+def test_a_secret_a_terminal_colours_in_part_is_redacted_and_the_other_colours_kept() -> None:
+    text = "\x1b[35m.env\x1b[m:GITHUB=\x1b[01;31m\x1b[Kghp_\x1b[m\x1b[K" + "Zb3d" * 9 + " \x1b[32mok\x1b[0m"
+    assert Redactor().text(text) == "\x1b[35m.env\x1b[m:GITHUB=\x1b[01;31m\x1b[K[REDACTED:github-token] \x1b[32mok\x1b[0m"
+
+
 def test_the_lines_of_a_diff_are_redacted_together_each_keeping_its_place() -> None:
     """A private key in a diff, a line each: found as in one text; the lines it took
     keep their marks, and the diff its number of lines."""
@@ -527,6 +532,11 @@ def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, reda
         ("我的令牌是ghp_" + "Ab3d" * 9, "Ab3dAb3dAb3d"),  # right after a letter of another alphabet
         ("密钥AKIAQX7VLMN2PRT9ABCD的", "AKIAQX7VLMN2PRT9ABCD"),
         ("\x1b[01;31mghp_" + "Zb3d" * 9 + "\x1b[m", "Zb3dZb3dZb3d"),  # after a colour, as grep --color writes it
+        # a colour inside it, as grep --color marks the part of a token it matched, which a page leaves out
+        (".env:3:GITHUB=\x1b[01;31m\x1b[Kghp_\x1b[m\x1b[K" + "Zb3d" * 9, "Zb3dZb3dZb3d"),
+        ("key: sk-ant-api03-\x1b[1m" + "Ab3_-x" * 15 + "\x1b[0m", "Ab3_-xAb3_-x"),
+        ("\x1b[31mAKIA\x1b[0mQX7VLMN2PRT9ABCD", "QX7VLMN2PRT9ABCD"),
+        ("sk-ant-api03-" + "Ab3_-x" * 5 + "\x1b[1m" + "Cd4_-y" * 5, "Cd4_-yCd4_-y"),  # each part long enough to be one
         ("Keys start with `sk_live_`; yours is sk\\_live\\_51HQx7vLmN2pRt9abcdEFGH", "51HQx7vLmN2pRt9"),  # the prefix alone, before
         ("C:\\Users\\Jürgen\\x", "Jürgen"),  # home folders: a name in another alphabet
         ("c:\\users\\erin\\x", "erin"),  # in lower case

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 # CSI sequences (colours, cursor moves), OSC sequences (titles, links), and lone escapes.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# (Redaction looks for secrets in a text without them too, as its page shows it.)
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
 _WORD = re.compile(r"\S+")  # what str.split() keeps: \s is the same Unicode whitespace
 _AGENT_FOOTER = re.compile(r"agentId: [\w-]+(?: \([^)]*\))?\s*(?:<usage>.*?</usage>\s*)?", re.DOTALL)
@@ -15,7 +16,7 @@ _SPACES = re.compile(r"\s*")
 
 
 def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text) if "\x1b" in text else text
+    return ANSI.sub("", text) if "\x1b" in text else text
 
 
 def numbered(text: str) -> tuple[str, int | None]:
