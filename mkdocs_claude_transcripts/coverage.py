@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import model as m
 from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of
+from .redact import Redactor
 from .render.tools import GENERIC, view_for
-from .report import FileReport
+from .report import FileReport, Level, Problem, condensed
 from .transcript.census import Census
 from .transcript.discovery import sniff_file
 from .transcript.reader import read_entries
@@ -78,6 +79,9 @@ class Line:
 class Coverage:
     lines: list[Line] = field(default_factory=list)
     files: int = 0
+    # What could not be read as written (a line not JSON, a field of an unexpected
+    # type): what such a line holds is not all on the page, whatever its kind's form.
+    problems: list[Problem] = field(default_factory=list)
 
     @property
     def known_generic(self) -> int:
@@ -96,17 +100,23 @@ class Coverage:
                 form += f" ({line.generic} generic: odd shape)"
             rows.append(f"{line.category:<11}{line.name:<42}{line.count:>8}  {form}")
         rows.append(f"files: {self.files}")
+        rows.append(f"problems: {len(self.problems)}")
+        rows += [f"  {problem}" for problem in condensed(self.problems, "convert --report")]
         rows.append(f"known shown generically: {self.known_generic}")
         return "\n".join(rows)
 
 
 def coverage(paths: Iterable[str]) -> Coverage:
     census = Census(fits=_fits, attachment_fits=_attachment_fits)
+    redactor = Redactor()
     result = Coverage()
     for path in transcript_files(paths):
         result.files += 1
-        for _, entry in read_entries(path, FileReport(path)):
+        report = FileReport(path)
+        for _, entry in read_entries(path, report):
             census.add(entry)
+        # (A problem may quote what it could not read: redacted, as the build's log has it.)
+        result.problems += [replace(p, message=redactor.text(p.message)) for p in report.problems if p.level is Level.WARNING]
     for name, count in census.entries.most_common():
         form = _ENTRY_FORMS.get(name) or ("metadata (counted)" if name in METADATA_TYPES else None)
         result.lines.append(Line("entry", name, count, form, census.unreadable_entries[name] if form else 0))

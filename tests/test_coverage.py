@@ -73,3 +73,17 @@ def test_a_folder_holding_a_pipe_or_a_folder_named_as_a_transcript_is_counted_wi
     counting.start()
     counting.join(timeout=30)
     assert reports and reports[0].files == 1
+
+
+def test_what_could_not_be_read_is_counted_and_named_with_its_line(tmp_path: Path) -> None:
+    """A text block whose text is not a text, and a line that is not JSON: their kinds
+    have forms of their own, but what the lines hold is not all on the page."""
+    path = tmp_path / "5e551011-0000-4000-8000-000000000001.jsonl"
+    path.write_text(
+        '{"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}}\n'
+        '{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": [{"type": "text", "text": ["an answer"]}]}}\n'
+        "{not json\n"
+    )
+    report = coverage([str(tmp_path)])
+    assert [(p.line, p.message.split(":")[0]) for p in report.problems] == [(2, "assistant entry"), (3, "not valid JSON")]
+    assert "problems: 2" in report.text() and f"{path}:2: assistant entry: ignored field(s)" in report.text()
