@@ -63,7 +63,10 @@ def _folder(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
             continue
         visited.add(real)
         relative = Path(folder).relative_to(path).parts
-        found += [((*relative, name), os.path.join(folder, name)) for name in files if os.path.isfile(os.path.join(folder, name))]
+        # (A transcript's name that is not a file, a link to nothing or a pipe, is kept,
+        # to be named as one that cannot be read; other names are kept as files only.)
+        kept = [name for name in files if name.endswith(".jsonl") or os.path.isfile(os.path.join(folder, name))]
+        found += [((*relative, name), os.path.join(folder, name)) for name in kept]
     return [("/".join(parts), item) for parts, item in sorted(found)]
 
 

@@ -289,6 +289,22 @@ def test_a_folder_that_is_a_link_is_followed(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "out" / "linked" / S1 / "index.md").is_file()
 
 
+def test_a_link_to_nothing_and_a_pipe_named_as_transcripts_in_a_folder_are_named(tmp_path: Path, capsys) -> None:
+    """Given alone, each is named as a file that cannot be read; in a folder, they were
+    left out without a word, where the plugin names them."""
+    import os
+
+    (tmp_path / "given").mkdir()
+    shutil.copyfile(EXAMPLE / f"{S1}.jsonl", tmp_path / "given" / f"{S1}.jsonl")
+    (tmp_path / "given" / "moved.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(tmp_path / "given" / "pipe.jsonl")
+    status, _, err = convert(str(tmp_path / "given"), "-o", str(tmp_path / "out"), capsys=capsys)
+    assert status == 0, err
+    assert (tmp_path / "out" / S1 / "index.md").is_file()
+    for name in ("moved.jsonl", "pipe.jsonl"):
+        assert f"warning: {name}: cannot be read as a file" in err
+
+
 @pytest.mark.parametrize("flavour", ["material", "github"])
 def test_a_page_of_another_making_in_the_output_folder_is_not_written_over(tmp_path: Path, capsys, flavour: str) -> None:
     docs = tmp_path / "docs"
