@@ -1026,6 +1026,27 @@ def test_a_block_of_a_kind_not_known_comes_after_the_prompt_it_was_given_with(tm
     assert 0 < markdown.index('!!! ct-user "User') < markdown.index("Unknown hologram block")  # the page's title is the prompt's text
 
 
+def test_a_block_without_the_field_that_holds_what_it_says_is_shown_with_all_its_fields(tmp_path: Path) -> None:
+    """A text whose words are under another name, a thinking block or a document
+    likewise: their other fields were left out, unseen and unreported."""
+    path = tmp_path / f"{SESSION.format(86)}.jsonl"
+    path.write_bytes(lines(
+        entry(1, message={"role": "user", "content": [{"type": "text", "content": "the words of the prompt"},
+                                                      {"type": "document", "data": "the words of the document"}]}),
+        entry(2, "assistant", message={"id": "r2", "role": "assistant", "content": [{"type": "thinking", "summary": "the words of the thinking"},
+                                                                                    {"type": "text", "value": "the words of the answer"}]}),
+    ))  # fmt: skip
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    markdown = converted.pages[0].markdown
+    for said in ("the words of the prompt", "the words of the document", "the words of the thinking", "the words of the answer"):
+        assert said in markdown, said
+    assert all(outcome.value == "rendered" for outcome in converted.reports[0].outcomes.values())
+    # A thinking block with its signature alone is one whose text was not recorded.
+    path.write_bytes(lines(entry(3, "assistant", message={"id": "r3", "role": "assistant", "content": [{"type": "thinking", "signature": "EpoC"}]})))
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "Thinking (not recorded)" in markdown and "Unknown" not in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

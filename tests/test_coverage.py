@@ -87,3 +87,12 @@ def test_what_could_not_be_read_is_counted_and_named_with_its_line(tmp_path: Pat
     report = coverage([str(tmp_path)])
     assert [(p.line, p.message.split(":")[0]) for p in report.problems] == [(2, "assistant entry"), (3, "not valid JSON")]
     assert "problems: 2" in report.text() and f"{path}:2: assistant entry: ignored field(s)" in report.text()
+
+
+def test_a_block_of_a_known_type_in_a_shape_not_known_is_counted_as_shown_generically(tmp_path: Path) -> None:
+    (tmp_path / "5e551011-0000-4000-8000-000000000002.jsonl").write_text(
+        '{"type": "user", "sessionId": "s", "message": {"role": "user", "content": [{"type": "text", "value": "the words"}]}}\n'
+    )
+    report = coverage([str(tmp_path)])
+    assert line_of(report, "block", "text").generic == 1
+    assert report.known_generic == 1

@@ -20,7 +20,8 @@ class Census:
     attachments: Counter[str] = field(default_factory=Counter)
     tools: Counter[str] = field(default_factory=Counter)
     odd_inputs: Counter[str] = field(default_factory=Counter)  # calls whose input ``fits`` refused
-    # Blocks of a kind shown in a tool's result, found elsewhere (shown generically there)
+    # Blocks shown generically, by kind: of a kind shown in a tool's result found
+    # elsewhere, or of a shape not known (raw.UnknownBlock: a text without its text)
     loose_blocks: Counter[str] = field(default_factory=Counter)
     fits: Callable[[str, Any], bool] = lambda name, value: True
     odd_attachments: Counter[str] = field(default_factory=Counter)  # attachments whose fields ``attachment_fits`` refused
@@ -47,7 +48,7 @@ class Census:
         if isinstance(block, raw.UnknownBlock):
             kind = str(block.type)
         self.blocks[kind] += 1
-        if isinstance(block, _RESULT_ONLY) and not in_result:
+        if isinstance(block, _RESULT_ONLY) and not in_result or isinstance(block, raw.UnknownBlock):
             self.loose_blocks[kind] += 1
         if isinstance(block, raw.ToolUseBlock):
             self.tools[block.name] += 1

@@ -118,10 +118,26 @@ def _kind(value: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
+# The field that holds what a block of a known kind says. One without it that holds
+# fields its model does not name (a text with its words under another name) is of a
+# shape not known: kept whole, with all its fields, as a block of a kind not known is
+# (they would be left out unseen). Without it and without them (a thinking block with
+# its signature alone), it is what it is, empty.
+_SAYS: dict[str, tuple[type[Raw], str]] = {
+    "text": (TextBlock, "text"),
+    "thinking": (ThinkingBlock, "thinking"),
+    "document": (DocumentBlock, "source"),
+}
+
+
 def _block_tag(value: Any) -> str:
     kind = _kind(value)
     if kind == "server_tool_use":
         return "tool_use"
+    if kind in _SAYS and isinstance(value, dict):
+        model, says = _SAYS[kind]
+        if says not in value and not value.keys() <= model.model_fields.keys():
+            return "unknown"
     return kind if kind in _BLOCK_TAGS else "unknown"
 
 
