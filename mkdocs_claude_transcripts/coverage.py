@@ -141,11 +141,25 @@ def transcript_files(paths: Iterable[str]) -> Iterator[str]:
         if os.path.isfile(path):
             candidates: Iterable[str] = [path]
         else:
-            candidates = (os.path.join(root, name) for root, _, names in os.walk(path) for name in sorted(names))
+            candidates = _under(path)
         for candidate in candidates:
             # (a pipe named as a transcript would be waited on for ever)
             if candidate.endswith(".jsonl") and os.path.isfile(candidate) and sniff_file(candidate) is not None:
                 yield candidate
+
+
+def _under(path: str) -> Iterator[str]:
+    """The files under ``path``; folders that are links followed, as the site and
+    ``convert`` follow them, each folder once."""
+    visited: set[str] = set()
+    for root, folders, names in os.walk(path, followlinks=True):
+        real = os.path.realpath(root)
+        if real in visited:  # a link back to a folder above, or a folder reached twice
+            folders[:] = []
+            continue
+        visited.add(real)
+        folders.sort()
+        yield from (os.path.join(root, name) for name in sorted(names))
 
 
 def _attachment_fits(kind: str, data: dict) -> bool:

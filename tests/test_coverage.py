@@ -96,3 +96,11 @@ def test_a_block_of_a_known_type_in_a_shape_not_known_is_counted_as_shown_generi
     report = coverage([str(tmp_path)])
     assert line_of(report, "block", "text").generic == 1
     assert report.known_generic == 1
+
+
+def test_a_folder_that_is_a_link_is_followed_once(tmp_path: Path) -> None:
+    """As the site and ``convert`` follow it: its transcripts were not counted."""
+    (tmp_path / "given").mkdir()
+    (tmp_path / "given" / "linked").symlink_to(GOLDEN, target_is_directory=True)
+    (tmp_path / "given" / "back").symlink_to(tmp_path / "given", target_is_directory=True)  # a loop: read once
+    assert coverage([str(tmp_path / "given")]).files == coverage([str(GOLDEN)]).files > 0
