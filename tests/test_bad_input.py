@@ -1026,6 +1026,14 @@ def test_a_block_of_a_kind_not_known_comes_after_the_prompt_it_was_given_with(tm
     assert 0 < markdown.index('!!! ct-user "User') < markdown.index("Unknown hologram block")  # the page's title is the prompt's text
 
 
+def test_a_json_value_that_is_not_an_object_is_named_in_jsons_words(tmp_path: Path) -> None:
+    path = tmp_path / f"{SESSION.format(87)}.jsonl"
+    path.write_bytes(lines(entry(1), b"[1, 2]", b'"text"', b"42", b"null", b"true", b"2.5"))
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    said = [problem.message for problem in converted.reports[0].problems]
+    assert said == [f"is a JSON {kind}, not an object" for kind in ("list", "string", "number", "null", "true", "number")]
+
+
 def test_a_block_without_the_field_that_holds_what_it_says_is_shown_with_all_its_fields(tmp_path: Path) -> None:
     """A text whose words are under another name, a thinking block or a document
     likewise: their other fields were left out, unseen and unreported."""

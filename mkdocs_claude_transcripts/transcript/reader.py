@@ -273,7 +273,7 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
     holds the frame that would hold it, a cycle only the garbage collector frees.
     """
     if not isinstance(data, dict):
-        report.problem(number, f"is a JSON {type(data).__name__}, not an object")
+        report.problem(number, f"is a JSON {_json_kind(data)}, not an object")
         report.mark(number, Outcome.PROBLEM)
         return None
     kind = data.get("type")
@@ -292,6 +292,13 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
     elif isinstance(entry, UnknownEntry) and kind in ENTRY_TYPES:
         report.problem(number, f"{kind!s} entry: not of the shape expected; shown with all its fields")
     return entry
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words (not Python's: ``null``, not ``NoneType``)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return "number" if isinstance(value, (int, float)) else "string" if isinstance(value, str) else "list"
 
 
 def _as_unknown(data: dict[str, Any], dropped: list[str]) -> UnknownEntry:
