@@ -1034,6 +1034,14 @@ def test_a_json_value_that_is_not_an_object_is_named_in_jsons_words(tmp_path: Pa
     assert said == [f"is a JSON {kind}, not an object" for kind in ("list", "string", "number", "null", "true", "number")]
 
 
+def test_an_entry_with_no_type_is_named_so_in_each_of_its_problems(tmp_path: Path) -> None:
+    path = tmp_path / f"{SESSION.format(88)}.jsonl"
+    path.write_bytes(lines(entry(1), {"type": None, "sessionId": SESSION.format(88), "uuid": 7, "note": "kept"}))
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    said = [problem.message for problem in converted.reports[0].problems]
+    assert said == ["entry with no type: shown with all its fields", "entry with no type: ignored field(s) of an unexpected type: uuid"]
+
+
 def test_a_block_without_the_field_that_holds_what_it_says_is_shown_with_all_its_fields(tmp_path: Path) -> None:
     """A text whose words are under another name, a thinking block or a document
     likewise: their other fields were left out, unseen and unreported."""

@@ -287,10 +287,11 @@ def _repair(data: Any, errors: list[ErrorDetails], number: int, report: FileRepo
             errors = again.errors()
     else:
         entry = _as_unknown(data, dropped)
+    what = f"{kind} entry" if isinstance(kind, str) else "entry with no type"  # (not "None entry")
     if dropped:
-        report.problem(number, f"{kind!s} entry: ignored field(s) of an unexpected type: {', '.join(dropped)}")
+        report.problem(number, f"{what}: ignored field(s) of an unexpected type: {', '.join(dropped)}")
     elif isinstance(entry, UnknownEntry) and kind in ENTRY_TYPES:
-        report.problem(number, f"{kind!s} entry: not of the shape expected; shown with all its fields")
+        report.problem(number, f"{what}: not of the shape expected; shown with all its fields")
     return entry
 
 
