@@ -86,6 +86,23 @@ def test_an_answer_found_again_after_another_prompt_is_named() -> None:
     assert doubtful == {4}
 
 
+def test_a_prompt_typed_again_answered_in_the_same_words_under_one_id_by_another_request_is_not_found() -> None:
+    """A backend that gives every response one id: "continue", typed again and answered
+    "Done." again, was taken for the conversation written again, prompt and answer
+    left out unsaid. Each request has an id of its own, which a response written again
+    keeps."""
+
+    def answer(line: int, request: str) -> tuple[int, Any]:
+        data = {"type": "assistant", "uuid": f"u{line}", "requestId": request,
+                "message": {"role": "assistant", "id": "msg_proxy", "content": [text("Done.")]}}  # fmt: skip
+        return line, ENTRY.validate_python(data)
+
+    entries = [user(1, "continue"), answer(2, "req_1"), user(3, "continue"), answer(4, "req_2")]
+    assert written_again(entries) == set()
+    entries = [user(1, "continue"), answer(2, "req_1"), user(3, "continue"), answer(4, "req_1")]  # written again
+    assert written_again(entries) == {3, 4}
+
+
 def test_a_user_entry_is_found_only_with_the_answer_that_followed_it() -> None:
     entries = [
         user(1, "First."),

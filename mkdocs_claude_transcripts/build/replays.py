@@ -6,7 +6,7 @@ of the resume. Lines with a ``uuid`` seen before are merged where they are read;
 these are found here, before the conversation is built:
 
 * an assistant entry is written again when an earlier one holds the same response
-  (its message id) and the same content;
+  (its message id) and the same content, and names no other request (``requestId``);
 * a user entry (a prompt, tool results, notes) when an earlier one holds each of
   its content blocks (a prompt and its IDE note in one entry may come back as two)
   and the assistant entry after it is the one written again of the entry after
@@ -91,7 +91,7 @@ def _assistants_again(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]
         earlier = alike.setdefault((entry.message.id, _key(entry.message.content)), [])
         # The last few only: entries alike but for other fields, by the thousand, are not
         # a million comparisons (one not matched is shown, as it would be without this).
-        same = next((i for i in earlier[-_COMPARED:] if entries[i][1].message.content == entry.message.content), None)  # type: ignore[union-attr]
+        same = next((i for i in earlier[-_COMPARED:] if _same_answer(entries[i][1], entry)), None)
         if same is None:
             earlier.append(index)
         else:
@@ -100,6 +100,16 @@ def _assistants_again(entries: list[tuple[int, raw.AnyEntry]]) -> dict[int, int]
 
 
 _COMPARED = 8
+
+
+def _same_answer(first: raw.AnyEntry, again: raw.AssistantEntry) -> bool:
+    """Whether ``again`` writes ``first`` again: the same content, and no other request
+    named (a response written again keeps its request's id, and a backend that gives
+    every response one id, the same words to a prompt typed again, still gives each
+    request its own)."""
+    if not isinstance(first, raw.AssistantEntry) or first.message.content != again.message.content:
+        return False
+    return not (first.requestId and again.requestId and first.requestId != again.requestId)
 
 
 def _key(content: Any) -> tuple[Any, ...]:
