@@ -568,8 +568,9 @@ class Redactor:
         return redacted
 
     def _secrets_out(self, value: str) -> str:
-        if "\x1b" in value:  # (first: each part of a secret a code cuts may be found as one)
-            value = self._uncoloured(value)
+        # (First: each part of a secret that a mark cuts in two may be found as one.)
+        if "\x1b" in value or _UNDRAWN.search(value):
+            value = self._unseen(value)
         redacted = self._found_out(value)
         if ("\x1b[" in redacted or "\\" in redacted or "%" in redacted) and (self._always or self._hits(redacted.lower())):
             redacted = self._joined(redacted)
@@ -590,11 +591,13 @@ class Redactor:
         (``sk\\_live\\_...``, which a page shows as ``sk_live_...``) replaced too."""
         return self._found_without(value, _ESCAPE, r"\1")
 
-    def _uncoloured(self, value: str) -> str:
-        """``value`` with the secrets a terminal's codes run through replaced too
-        (``ghp_\\x1b[m\\x1b[K...``, as ``grep --color`` marks the part of a token it
-        matched), which a page shows without the codes."""
-        return self._found_without(value, ANSI, "")
+    def _unseen(self, value: str) -> str:
+        """``value`` with the secrets that what a page does not show runs through replaced
+        too: a terminal's codes (``ghp_\\x1b[m\\x1b[K...``, as ``grep --color`` marks the
+        part of a token it matched), which a page leaves out, and the characters a
+        browser does not draw (a zero-width space pasted inside a token, a mark of
+        direction, which a title leaves out)."""
+        return self._found_without(value, _UNSEEN, "")
 
     def _found_without(self, value: str, marks: re.Pattern[str], kept: str) -> str:
         """``value`` with the secrets found in it once each of ``marks`` is replaced by
@@ -694,6 +697,11 @@ _REMEMBER_FROM = 512  # characters: a shorter text is searched again at each con
 
 # A backslash before a character of punctuation: Markdown shows the character alone.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# What a page does not show of a text (``Redactor._unseen``): a terminal's codes, and
+# the characters a browser does not draw (a soft hyphen, zero-width spaces and joiners,
+# marks and changes of direction, a byte order mark).
+_UNDRAWN = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_UNSEEN = re.compile(f"{ANSI.pattern}|{_UNDRAWN.pattern}")
 # What runs into a token's start (``Redactor._joined``), kept with the pieces between
 # them: a terminal's control sequence (a colour), as it is or escaped (``\\u001b[31m``
 # in JSON, ``\\033[31m`` in a shell script), a line break or a tab escaped as a JSON or

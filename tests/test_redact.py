@@ -462,6 +462,11 @@ def test_a_secret_written_with_markdown_escapes_inside_is_redacted(text: str, re
     assert Redactor(shorten_home=False).text(text) == (redacted or text)
 
 
+def test_characters_a_browser_does_not_draw_are_kept_where_no_secret_runs_through_them() -> None:
+    text = "a family \U0001f468\u200d\U0001f469\u200d\U0001f467, a soft\u00adhyphen, \u202eright to left\u202c"
+    assert Redactor().text(text) == text
+
+
 def test_a_secret_a_terminal_colours_in_part_is_redacted_and_the_other_colours_kept() -> None:
     text = "\x1b[35m.env\x1b[m:GITHUB=\x1b[01;31m\x1b[Kghp_\x1b[m\x1b[K" + "Zb3d" * 9 + " \x1b[32mok\x1b[0m"
     assert Redactor().text(text) == "\x1b[35m.env\x1b[m:GITHUB=\x1b[01;31m\x1b[K[REDACTED:github-token] \x1b[32mok\x1b[0m"
@@ -537,6 +542,11 @@ def test_json_text_with_a_secret_name_between_quotes_is_redacted(text: str, reda
         ("key: sk-ant-api03-\x1b[1m" + "Ab3_-x" * 15 + "\x1b[0m", "Ab3_-xAb3_-x"),
         ("\x1b[31mAKIA\x1b[0mQX7VLMN2PRT9ABCD", "QX7VLMN2PRT9ABCD"),
         ("sk-ant-api03-" + "Ab3_-x" * 5 + "\x1b[1m" + "Cd4_-y" * 5, "Cd4_-yCd4_-y"),  # each part long enough to be one
+        # a character a browser does not draw inside it: a zero-width space pasted with it, a soft hyphen, a
+        # change of direction (which a title, cut from the prompt, leaves out where nothing ends it)
+        ("sk-ant-api03-" + "Ab3_-x" * 5 + "\u200b" + "Cd4_-y" * 5, "Cd4_-yCd4_-y"),
+        ("AKIA\u00adQX7VLMN2PRT9ABCD", "QX7VLMN2PRT9ABCD"),
+        ("ghp_" + "Zb3d" * 4 + "\u202e" + "Zb3d" * 5, "Zb3dZb3dZb3d"),
         ("Keys start with `sk_live_`; yours is sk\\_live\\_51HQx7vLmN2pRt9abcdEFGH", "51HQx7vLmN2pRt9"),  # the prefix alone, before
         ("C:\\Users\\Jürgen\\x", "Jürgen"),  # home folders: a name in another alphabet
         ("c:\\users\\erin\\x", "erin"),  # in lower case
