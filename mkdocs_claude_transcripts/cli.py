@@ -64,7 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "coverage":
         from .coverage import coverage
 
-        say(coverage(args.paths).text(), sys.stdout)
+        try:
+            say(coverage(args.paths).text(), sys.stdout)
+        except UsageError as problem:
+            say(f"{parser.prog} coverage: error: {problem}", sys.stderr)
+            return 2
     elif args.command == "config-reference":
         from .reference import markdown_table
 

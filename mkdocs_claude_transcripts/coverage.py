@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from . import model as m
 from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of
+from .inputs import UsageError
 from .redact import Redactor
 from .render.tools import GENERIC, view_for
 from .report import FileReport, Level, Problem, condensed
@@ -138,6 +139,8 @@ def coverage(paths: Iterable[str]) -> Coverage:
 
 def transcript_files(paths: Iterable[str]) -> Iterator[str]:
     for path in paths:
+        if not os.path.exists(path):
+            raise UsageError(f"no such file or folder: {path}")
         if os.path.isfile(path):
             candidates: Iterable[str] = [path]
         else:

@@ -153,6 +153,9 @@ def test_the_report_says_what_would_be_redacted_and_writes_nothing(tmp_path: Pat
 def test_errors_go_to_stderr_with_a_non_zero_status(tmp_path: Path, capsys) -> None:
     status, out, err = convert(str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
     assert status == 2 and "no such file or folder" in err and out == ""
+    status = main(["coverage", str(tmp_path), str(tmp_path / "missing.jsonl")])
+    out, err = capsys.readouterr()
+    assert status == 2 and err == f"mkdocs-claude-transcripts coverage: error: no such file or folder: {tmp_path / 'missing.jsonl'}\n" and out == ""
     (tmp_path / "notes.jsonl").write_text('{"a": 1}\n')
     status, _, err = convert(str(tmp_path / "notes.jsonl"), "-o", str(tmp_path / "out"), capsys=capsys)
     assert status == 1 and "no Claude Code session" in err
