@@ -260,9 +260,12 @@ class PlanInput(ToolInput):
     plan: str = ""
 
 
-class NotebookEditInput(ToolInput):
+class NotebookReadInput(ToolInput):
     notebook_path: str = ""
     cell_id: str = ""
+
+
+class NotebookEditInput(NotebookReadInput):
     new_source: str = ""
     cell_type: str = ""
     edit_mode: str = ""
@@ -303,7 +306,7 @@ INPUTS: dict[str, type[ToolInput]] = {
     "Bash": BashInput,
     "PowerShell": BashInput,
     "Read": ReadInput,
-    "NotebookRead": ReadInput,
+    "NotebookRead": NotebookReadInput,
     "Write": WriteInput,
     "Edit": EditInput,
     "MultiEdit": MultiEditInput,

@@ -276,11 +276,19 @@ class EditView(ToolView):
         return lines
 
 
-class NotebookEditView(ToolView):
-    def key(self, call: m.ToolCall, args: m.NotebookEditInput, ctx: PageContext) -> str:
+class NotebookReadView(ToolView):
+    """A notebook's path and cell in the title, the cells read (NotebookRead, of Claude
+    Code 1.0; Read reads notebooks since)."""
+
+    def key(self, call: m.ToolCall, args: m.NotebookReadInput, ctx: PageContext) -> str:
         path = ctx.short_path(args.notebook_path)
         return f"{path} (cell {args.cell_id})" if args.cell_id else path
 
+    def input(self, call: m.ToolCall, args: m.NotebookReadInput, ctx: PageContext) -> list[str]:
+        return []
+
+
+class NotebookEditView(NotebookReadView):
     def input(self, call: m.ToolCall, args: m.NotebookEditInput, ctx: PageContext) -> list[str]:
         lang = "markdown" if args.cell_type == "markdown" else "python"
         return _status(args.edit_mode, args.cell_type) + ctx.output(args.new_source, lang)
@@ -701,7 +709,7 @@ TOOLS: dict[str, ToolView] = {
     "SubagentHandback": MessageView(),
     "ListAgents": NoInputView(),
     "Read": ReadView(),
-    "NotebookRead": ReadView(),
+    "NotebookRead": NotebookReadView(),
     "Write": WriteView(),
     "Edit": _EDIT,
     "MultiEdit": _EDIT,
