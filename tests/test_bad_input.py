@@ -1057,6 +1057,12 @@ def test_a_block_without_the_field_that_holds_what_it_says_is_shown_with_all_its
     for said in ("the words of the prompt", "the words of the document", "the words of the thinking", "the words of the answer"):
         assert said in markdown, said
     assert all(outcome.value == "rendered" for outcome in converted.reports[0].outcomes.values())
+    # A tool's result likewise, where its call shows none.
+    path.write_bytes(lines(
+        entry(3, "assistant", message={"id": "r3", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}]}),
+        entry(4, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "output": "the words of the result"}]}),
+    ))  # fmt: skip
+    assert "the words of the result" in convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
     # A thinking block with its signature alone is one whose text was not recorded.
     path.write_bytes(lines(entry(3, "assistant", message={"id": "r3", "role": "assistant", "content": [{"type": "thinking", "signature": "EpoC"}]})))
     markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown

@@ -127,6 +127,7 @@ _SAYS: dict[str, tuple[type[Raw], str]] = {
     "text": (TextBlock, "text"),
     "thinking": (ThinkingBlock, "thinking"),
     "document": (DocumentBlock, "source"),
+    "tool_result": (ToolResultBlock, "content"),
 }
 
 
