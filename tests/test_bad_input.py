@@ -1119,7 +1119,8 @@ def test_what_hooks_and_attachments_of_shapes_not_known_say_is_shown(tmp_path: P
 def test_every_tag_of_a_user_entry_is_shown(tmp_path: Path) -> None:
     """Claude Code writes several things in one user entry: two teammates' messages, a
     slash command with its output, a command and a task notification. The first of a
-    kind gave the entry its form, and the others were left out."""
+    kind gave the entry its form, and the others were left out. An IDE note in text
+    Claude Code added with a command was left out too."""
     entries = [
         {"type": "user", "message": {"role": "user", "content": '<teammate-message teammate_id="alice">the tests pass</teammate-message>\n\n'
             '<teammate-message teammate_id="bob">the docs are written</teammate-message>'}},
@@ -1128,10 +1129,13 @@ def test_every_tag_of_a_user_entry_is_shown(tmp_path: Path) -> None:
         {"type": "user", "message": {"role": "user", "content": "<bash-input>make lint</bash-input><bash-input>make test</bash-input>"}},
         {"type": "user", "message": {"role": "user", "content": "<command-name>/review</command-name>\n"
             "<task-notification><task-id>b1</task-id><status>completed</status><summary>the build finished</summary></task-notification>"}},
+        {"type": "user", "isMeta": True, "message": {"role": "user", "content": "<command-name>/x</command-name> "
+            "<ide_opened_file>The user opened the file a.py in the IDE.</ide_opened_file> the rest"}},
     ]  # fmt: skip
     pages = built_pages(tmp_path, SESSION.format(84), entries)
     text = " ".join(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article").get_text(" ") for page in pages)
-    for said in ("the tests pass", "bob", "the docs are written", "Total cost: $0.12", "make lint", "make test", "/review", "the build finished"):
+    for said in ("the tests pass", "bob", "the docs are written", "Total cost: $0.12", "make lint", "make test", "/review", "the build finished",
+                 "opened the file a.py", "the rest"):  # fmt: skip
         assert said in text, said
 
 

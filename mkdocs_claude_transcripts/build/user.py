@@ -136,6 +136,8 @@ def classify(text: str, images: list[m.Image], *, meta: bool, compact_summary: b
         extra = _plain(tagged.rest, images, meta)
         if isinstance(extra, m.Prompt):
             extra.ide = ide
+        elif ide:  # text Claude Code added, which has no IDE notes of its own: they are its text
+            extra = m.Instructions(text="\n\n".join(part for part in (tagged.rest.strip(), *(note.text for note in ide)) if part))
         found.append(extra)
     if reminders:
         found.append(m.Reminder(text="\n\n".join(reminders)))
