@@ -127,6 +127,11 @@ CASES: dict[str, tuple[bytes, str, str]] = {
     "bad_image": (lines(entry(1), entry(2, message={"role": "user", "content": [{"type": "text", "text": "look at this picture"},
                   {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "not base64 at all!"}}]})),
                   ":2: an image (image/png) is not valid base64: it cannot be shown", "could not be decoded"),
+    # An image of a kind no page shows (an SVG, which may hold scripts): its page says so,
+    # where it said the image could not be decoded.
+    "svg_image": (lines(entry(1), entry(2, message={"role": "user", "content": [{"type": "text", "text": "look at this drawing"},
+                  {"type": "image", "source": {"type": "base64", "media_type": "image/svg+xml", "data": "PHN2Zy8+"}}]})),
+                  "", "(image/svg+xml) is not shown: a page shows PNG, JPEG, GIF and WebP images."),
     # An operation on the queue of prompts not known (one Claude Code may add): shown
     # with its fields, as an entry of a kind not known; its text was lost.
     "queue_operation_unknown": (lines(entry(1), {"type": "queue-operation", "operation": "edit", "sessionId": SESSION.format(0),

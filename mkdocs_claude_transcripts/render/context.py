@@ -61,6 +61,13 @@ def zone(name: str) -> tzinfo:
 
 
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
+# (An SVG image is not among them: a page would show it as a file of the site, scripts and all.)
+SHOWN_IMAGES = "PNG, JPEG, GIF and WebP"
+
+
+def shown_kind(media_type: str) -> bool:
+    """Whether a page shows an image of ``media_type`` (as a file beside it)."""
+    return media_type in _EXTENSIONS
 
 
 @dataclass(frozen=True)

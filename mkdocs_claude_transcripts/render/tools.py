@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import model as m
-from .context import PageContext
+from .context import SHOWN_IMAGES, PageContext, shown_kind
 from .markdown import block, code, fence, image, inline, link, meta, prose, table
 from .text import agent_answer, first_line, numbered, split_reminders, strip_ansi
 
@@ -144,6 +144,8 @@ def shown_images(images: list[m.Image], ctx: PageContext, placed: frozenset[str]
             lines += ["", f"{inline(label)}: {inline(img.url)}"]
         elif not ctx.published:  # an excerpt of a session the site leaves out: its images are not written
             lines += ["", f"*{inline(label)} ({inline(img.media_type)}) is not shown: its session is not published.*"]
+        elif not shown_kind(img.media_type) and img.decoded() is not None:
+            lines += ["", f"*{inline(label)} ({inline(img.media_type)}) is not shown: a page shows {SHOWN_IMAGES} images.*"]
         else:
             lines += ["", f"*{inline(label)} ({inline(img.media_type)}) could not be decoded.*"]
     return lines
