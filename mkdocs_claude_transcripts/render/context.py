@@ -61,7 +61,7 @@ def zone(name: str) -> tzinfo:
 
 
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
-# (An SVG image is not among them: a page would show it as a file of the site, scripts and all.)
+# (An SVG image is not among them: as a file of the site, opened alone, it would run its scripts.)
 SHOWN_IMAGES = "PNG, JPEG, GIF and WebP"
 
 
