@@ -349,6 +349,8 @@ class Conversation:
         current.output = max(current.output, usage.output_tokens or 0)
         current.cache_creation = max(current.cache_creation, usage.cache_creation_input_tokens or 0)
         current.cache_read = max(current.cache_read, usage.cache_read_input_tokens or 0)
+        if usage.output_tokens_details is not None:
+            current.thinking = max(current.thinking, usage.output_tokens_details.thinking_tokens or 0)
 
     # ------------------------------------------------------------ system and attachments
 

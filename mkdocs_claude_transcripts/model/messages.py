@@ -65,12 +65,14 @@ class Usage(Node):
     output: int = 0
     cache_creation: int = 0
     cache_read: int = 0
+    thinking: int = 0  # of the output, where Claude Code records it (2.1.2xx)
 
     def add(self, other: Usage) -> None:
         self.input += other.input
         self.output += other.output
         self.cache_creation += other.cache_creation
         self.cache_read += other.cache_read
+        self.thinking += other.thinking
 
 
 class Message(Node):

@@ -90,7 +90,8 @@ def _usage(response: m.Response | None) -> list[str]:
     if response is None or not (response.usage.input or response.usage.output):
         return []
     usage = response.usage
-    facts = [response.model or "", f"{usage.input:,} in", f"{usage.output:,} out"]
+    thinking = f" ({usage.thinking:,} thinking)" if usage.thinking else ""
+    facts = [response.model or "", f"{usage.input:,} in", f"{usage.output:,} out{thinking}"]
     if usage.cache_read:
         facts.append(f"{usage.cache_read:,} cache read")
     if usage.cache_creation:

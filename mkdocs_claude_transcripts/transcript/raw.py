@@ -164,11 +164,18 @@ ToolResultBlock.model_rebuild()
 # ---------------------------------------------------------------- entries
 
 
+class OutputTokens(Raw):
+    """Of a response's output tokens (Claude Code 2.1.2xx), those spent thinking."""
+
+    thinking_tokens: int | None = None
+
+
 class Usage(Raw):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
+    output_tokens_details: OutputTokens | None = None
 
 
 class MessageBody(Raw):
