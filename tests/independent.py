@@ -43,4 +43,5 @@ def count(path: Path) -> dict[str, Any]:
     fields = {"input": "input_tokens", "output": "output_tokens", "cache_creation": "cache_creation_input_tokens",
               "cache_read": "cache_read_input_tokens"}  # fmt: skip
     tokens = {ours: sum(int(u.get(theirs) or 0) for u in usage.values()) for ours, theirs in fields.items()}
+    tokens["thinking"] = sum(int((u.get("output_tokens_details") or {}).get("thinking_tokens") or 0) for u in usage.values())
     return {"tools": dict(tools), "tokens": tokens}

@@ -48,6 +48,7 @@ class Tokens(_Figures):
     output: int = 0
     cache_creation: int = 0
     cache_read: int = 0
+    thinking: int = 0  # of the output, those spent thinking, where Claude Code records it (2.1.2xx)
 
     @property
     def total(self) -> int:
@@ -117,6 +118,7 @@ def stats_of(messages: list[m.AnyMessage], responses: dict[str, m.Response], cwd
         stats.tokens.output += usage.output
         stats.tokens.cache_creation += usage.cache_creation
         stats.tokens.cache_read += usage.cache_read
+        stats.tokens.thinking += usage.thinking
     if times:
         stats.started, stats.ended = min(times), max(times)
         stats.duration_seconds = (stats.ended - stats.started).total_seconds()

@@ -52,7 +52,8 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
         body += [label("Tokens"), ""]
         body += table(
             ["input", "output", "cache creation", "cache read"],
-            [[_number(tokens.input), _number(tokens.output), _number(tokens.cache_creation), _number(tokens.cache_read)]],
+            [[_number(tokens.input), _number(tokens.output) + (f" ({_number(tokens.thinking)} thinking)" if tokens.thinking else ""),
+              _number(tokens.cache_creation), _number(tokens.cache_read)]],
         )
         body += [""]
     return block(OVERVIEW, inline(title(stats, ctx.options)), body, collapsible="closed")
