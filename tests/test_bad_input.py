@@ -608,10 +608,12 @@ def _host_read(target: str) -> bool:
     if not re.match(r"(?i)https?://", target):
         return True
     host, depth = "", 0
-    for char in re.sub(r"\\(.)", r"\1", re.split(r"[/?#\s]", target.split("//", 1)[1], maxsplit=1)[0]):
-        if char == ")" and not depth:
+    # (An escaped character is one of the host's, read back: an escaped ")" ends nothing.)
+    for escaped, char in re.findall(r"(\\?)(.)", re.split(r"[/?#\s]", target.split("//", 1)[1], maxsplit=1)[0], re.DOTALL):
+        if char == ")" and not depth and not escaped:
             break
-        depth += {"(": 1, ")": -1}.get(char, 0)
+        if not escaped:
+            depth += {"(": 1, ")": -1}.get(char, 0)
         host += char
     try:
         urlsplit("//" + host)
