@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from . import model as m
 from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of
-from .inputs import UsageError
+from .inputs import UsageError, files_under
 from .redact import Redactor
 from .render.tools import GENERIC, view_for
 from .report import FileReport, Level, Problem, condensed
@@ -141,28 +142,11 @@ def transcript_files(paths: Iterable[str]) -> Iterator[str]:
     for path in paths:
         if not os.path.exists(path):
             raise UsageError(f"no such file or folder: {path}")
-        if os.path.isfile(path):
-            candidates: Iterable[str] = [path]
-        else:
-            candidates = _under(path)
+        candidates = [path] if os.path.isfile(path) else [item for _, item in files_under(Path(path))]
         for candidate in candidates:
             # (a pipe named as a transcript would be waited on for ever)
             if candidate.endswith(".jsonl") and os.path.isfile(candidate) and sniff_file(candidate) is not None:
                 yield candidate
-
-
-def _under(path: str) -> Iterator[str]:
-    """The files under ``path``; folders that are links followed, as the site and
-    ``convert`` follow them, each folder once."""
-    visited: set[str] = set()
-    for root, folders, names in os.walk(path, followlinks=True):
-        real = os.path.realpath(root)
-        if real in visited:  # a link back to a folder above, or a folder reached twice
-            folders[:] = []
-            continue
-        visited.add(real)
-        folders.sort()
-        yield from (os.path.join(root, name) for name in sorted(names))
 
 
 def _attachment_fits(kind: str, data: dict) -> bool:

@@ -32,7 +32,7 @@ def source_files(paths: list[str], skipped: list[str] | None = None) -> Iterator
         path = Path(given)
         if not path.exists():
             raise UsageError(f"no such file or folder: {given}")
-        root, group = (path.name if prefix else "", _folder(path, skipped)) if path.is_dir() else ("", _with_companions(path, skipped))
+        root, group = (path.name if prefix else "", files_under(path, skipped)) if path.is_dir() else ("", _with_companions(path, skipped))
         fresh = []
         for name, item in group:
             real = os.path.realpath(item)
@@ -46,9 +46,9 @@ def source_files(paths: list[str], skipped: list[str] | None = None) -> Iterator
             yield SourceFile(posixpath.join(root, name), item)
 
 
-def _folder(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
+def files_under(path: Path, skipped: list[str] | None = None) -> list[tuple[str, str]]:
     """The files under ``path``, by their names relative to it, in order; folders that
-    are links followed, each folder once."""
+    are links followed, as MkDocs follows them, each folder once."""
     found: list[tuple[tuple[str, ...], str]] = []
     visited: set[str] = set()
 
@@ -71,7 +71,7 @@ def _folder(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
 
 
 def _with_companions(path: Path, skipped: list[str] | None) -> list[tuple[str, str]]:
-    companions = _folder(path.parent / path.stem, skipped) if (path.parent / path.stem).is_dir() else []
+    companions = files_under(path.parent / path.stem, skipped) if (path.parent / path.stem).is_dir() else []
     named = [(path.name, str(path))] + [(posixpath.join(path.stem, name), item) for name, item in companions]
     return named + [(p.name, str(p)) for p in sorted(path.parent.glob("agent-*.jsonl")) if p != path]
 

@@ -28,7 +28,7 @@ from .markdown import (
     prose,
     web_link,
 )
-from .text import numbered, strip_ansi
+from .text import numbered, spent_thinking, strip_ansi
 from .tools import checklist, language_of, render_call, result_extras, shown_images, text_output
 
 # Kinds of block (CSS classes).
@@ -90,8 +90,7 @@ def _usage(response: m.Response | None) -> list[str]:
     if response is None or not (response.usage.input or response.usage.output):
         return []
     usage = response.usage
-    thinking = f" ({usage.thinking:,} thinking)" if usage.thinking else ""
-    facts = [response.model or "", f"{usage.input:,} in", f"{usage.output:,} out{thinking}"]
+    facts = [response.model or "", f"{usage.input:,} in", f"{usage.output:,} out{spent_thinking(usage.thinking)}"]
     if usage.cache_read:
         facts.append(f"{usage.cache_read:,} cache read")
     if usage.cache_creation:

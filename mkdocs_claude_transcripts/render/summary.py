@@ -9,7 +9,7 @@ from .. import model as m
 from ..insights.stats import Stats, Verification
 from .context import PageContext, RenderOptions
 from .markdown import Made, block, breakable, bullets, code, fields, inline, label, link, table
-from .text import duration, plural
+from .text import duration, plural, spent_thinking
 
 OVERVIEW = "ct-overview"
 LISTED = 10  # files shown per list; the rest are counted
@@ -52,8 +52,7 @@ def summary(stats: Stats, ctx: PageContext, target: Callable[[str], str], sessio
         body += [label("Tokens"), ""]
         body += table(
             ["input", "output", "cache creation", "cache read"],
-            [[_number(tokens.input), _number(tokens.output) + (f" ({_number(tokens.thinking)} thinking)" if tokens.thinking else ""),
-              _number(tokens.cache_creation), _number(tokens.cache_read)]],
+            [[_number(tokens.input), _number(tokens.output) + spent_thinking(tokens.thinking), _number(tokens.cache_creation), _number(tokens.cache_read)]],
         )
         body += [""]
     return block(OVERVIEW, inline(title(stats, ctx.options)), body, collapsible="closed")

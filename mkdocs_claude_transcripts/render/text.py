@@ -92,5 +92,11 @@ def duration(seconds: float) -> str:
     return f"{hours // 24} days {hours % 24} h"
 
 
+def spent_thinking(thinking: int) -> str:
+    """What follows a count of output tokens: those of them spent thinking, where known
+    (`` (20 thinking)``)."""
+    return f" ({thinking:,} thinking)" if thinking else ""
+
+
 def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -308,9 +308,7 @@ def _orphan_companions(orphans: list[SessionSource], stems: set[str], files: lis
         if f.src_uri in agents:
             continue
         for owner in owners:
-            owner.companions.append(f)
-            if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
-                owner.tool_results[parts[-1][: -len(".txt")]] = f.path
+            _add_companion(owner, f, parts, index)
     return taken
 
 
@@ -371,7 +369,14 @@ def _collect_companions(by_stem: dict[str, SessionSource], files: list[SourceFil
             session = by_stem.get("/".join(parts[:index]))
             if session is None:
                 continue
-            session.companions.append(f)
-            if part == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
-                session.tool_results[posixpath.splitext(parts[-1])[0]] = f.path  # (a pipe would be waited on for ever)
+            _add_companion(session, f, parts, index)
             break
+
+
+def _add_companion(session: SessionSource, f: SourceFile, parts: list[str], index: int) -> None:
+    """``f``, whose path's ``parts`` hold the session's folder of companions at
+    ``index``, given to ``session``; a tool's output (``tool-results/<id>.txt``) known by
+    its call's id, where it is a file (a pipe would be waited on for ever)."""
+    session.companions.append(f)
+    if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
+        session.tool_results[parts[-1][: -len(".txt")]] = f.path
