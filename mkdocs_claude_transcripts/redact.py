@@ -112,13 +112,15 @@ PATTERNS: dict[str, str] = {
         r"|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|pcsk_[0-9A-Za-z_]{40,}|tvly-(?:dev-)?[0-9A-Za-z]{20,}|sk_[0-9a-f]{48}\b)"
     ),
     # Tailscale, Mapbox's secret tokens, Terraform Cloud, 1Password's service accounts,
-    # PlanetScale, Netlify, Buildkite, Pulumi, Mailchimp.
+    # PlanetScale, Netlify, Buildkite, Pulumi, Mailchimp, Render, Contentful,
+    # Alibaba Cloud's access key ids.
     "service-token": (
         r"\b(?:tskey-(?:[a-z]+-)?[0-9A-Za-z]{8,}-[0-9A-Za-z]{16,}|sk\.eyJ[0-9A-Za-z_-]{20,}\.[0-9A-Za-z_-]{10,}"
         r"|[0-9A-Za-z]{14}\.atlasv1\.[0-9A-Za-z_-]{60,}|ops_eyJ[0-9A-Za-z_-]{50,}|pscale_(?:tkn|pw|oauth)_[0-9A-Za-z_.-]{32,}"
-        r"|nfp_[0-9A-Za-z]{36}|bkua_[0-9a-f]{40}|pul-[0-9a-f]{40}|[0-9a-f]{32}-us[0-9]{1,2})\b"
+        r"|nfp_[0-9A-Za-z]{36}|bkua_[0-9a-f]{40}|pul-[0-9a-f]{40}|[0-9a-f]{32}-us[0-9]{1,2}"
+        r"|rnd_[0-9A-Za-z]{20,}|CFPAT-[0-9A-Za-z_-]{43}|LTAI[0-9A-Za-z]{20})\b"
     ),
-    "linear-key": r"\blin_(?:api|oauth)_[0-9A-Za-z]{40}\b",
+    "linear-key": r"\blin_(?:api_[0-9A-Za-z]{40}|oauth_[0-9a-f]{64})\b",
     "notion-token": r"\b(?:ntn_[0-9A-Za-z]{40,}|secret_[0-9A-Za-z]{43}\b)",
     "databricks-token": r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
     "mailgun-key": r"\bkey-[0-9a-f]{32}\b",
@@ -128,13 +130,21 @@ PATTERNS: dict[str, str] = {
     "postman-key": r"\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b",
     "newrelic-key": r"\bNRAK-[0-9A-Z]{27}\b",
     "atlassian-token": r"\bATATT3[0-9A-Za-z_=-]{50,}",
-    "doppler-token": r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.[0-9A-Za-z_-]{40,}",
+    # (A service token names its config: dp.st.dev.XXXX.)
+    "doppler-token": r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.(?:[0-9A-Za-z_-]{1,40}\.)?[0-9A-Za-z_-]{40,}",
     "sentry-token": r"\bsntry[su]_[0-9A-Za-z+/=_-]{30,}",
     "supabase-key": r"\b(?:sbp_[0-9a-f]{40}\b|sb_secret_[0-9A-Za-z_-]{20,})",
     "vault-token": r"\bhv[sbr]\.[0-9A-Za-z_-]{24,}",
     "heroku-key": r"\bHRKU-[0-9A-Za-z_-]{20,}",
     "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
     "flyio-token": r"\bfm[12]_[0-9A-Za-z+/=_-]{40,}",
+    # (Each after its prefix, which a text is searched for first: "pat" and "re_" are
+    # in many words, and a pattern that begins with a word's boundary is tried at
+    # every character.)
+    "resend-key": r"re_(?<![0-9A-Za-z_]re_)[0-9A-Za-z]{8}_[0-9A-Za-z]{24}\b",
+    "airtable-token": r"pat(?<![0-9A-Za-z_]pat)[0-9A-Za-z]{14}\.[0-9a-f]{64}\b",
+    "dropbox-token": r"sl\.(?<![0-9A-Za-z_]sl\.)[0-9A-Za-z_=-]{130,}",
+    "square-token": r"\bsq0(?:csp|atp)-[0-9A-Za-z_-]{22,43}(?![0-9A-Za-z_-])",
     # (Where a run of such characters begins: each "eyJ" inside a long run would read
     # the rest of it, for want of a dot.)
     "jwt": r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
@@ -417,7 +427,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "telegram-bot-token": (":aa",),
     "discord-webhook": ("/api/webhooks/",),
     "ai-provider-key": ("gsk_", "pplx-", "xai-", "r8_", "lsv2_", "pcsk_", "tvly-", "sk_"),
-    "service-token": ("tskey-", "sk.eyj", ".atlasv1.", "ops_eyj", "pscale_", "nfp_", "bkua_", "pul-", "-us"),
+    "service-token": ("tskey-", "sk.eyj", ".atlasv1.", "ops_eyj", "pscale_", "nfp_", "bkua_", "pul-", "-us", "rnd_", "cfpat-", "ltai"),
     "linear-key": ("lin_api_", "lin_oauth_"),
     "notion-token": ("ntn_", "secret_"),
     "databricks-token": ("dapi",),
@@ -435,6 +445,10 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "heroku-key": ("hrku-",),
     "rubygems-key": ("rubygems_",),
     "flyio-token": ("fm1_", "fm2_"),
+    "resend-key": ("re_",),
+    "airtable-token": ("pat",),
+    "dropbox-token": ("sl.",),
+    "square-token": ("sq0csp-", "sq0atp-"),
     "jwt": ("eyJ",),
     "bearer-token": ("bearer",),
     "basic-auth": ("authorization",),
@@ -495,6 +509,15 @@ class Redactor:
     @functools.cached_property
     def _words(self) -> list[str]:
         return sorted({word.lower() for _, _, triggers in self._rules for word in triggers or ()})
+
+    @functools.cached_property
+    def _kinds_of(self) -> dict[str, frozenset[str]]:
+        """For each trigger word, the kinds it calls for."""
+        kinds: dict[str, set[str]] = {}
+        for kind, _, triggers in self._rules:
+            for word in triggers or ():
+                kinds.setdefault(word.lower(), set()).add(kind)
+        return {word: frozenset(found) for word, found in kinds.items()}
 
     @functools.cached_property
     def _any_word(self) -> re.Pattern[str]:
@@ -652,8 +675,9 @@ class Redactor:
     def _redact(self, value: str, hits: set[str], lowered: str) -> str:
         """``value`` with each kind of secret replaced; ``lowered``: it in lower case,
         made again only once a kind has replaced something."""
+        wanted = frozenset().union(*(self._kinds_of[word] for word in hits))
         for kind, pattern, triggers in self._rules:
-            if triggers is None or any(word.lower() in hits for word in triggers):
+            if triggers is None or kind in wanted:
                 replace = functools.partial(self._replace, kind)
                 if triggers is not None and kind in BY_LINE:  # (not a pattern of the user's of that name)
                     redacted = _by_line(pattern, value, lowered, [word for word in triggers if word in hits], replace)

@@ -78,6 +78,10 @@ SECRETS = {
     "heroku-key": ("HRKU-" + "a1B2c3D4e5" * 3, "HRKU-a1"),
     "rubygems-key": ("rubygems_" + "0123456789abcdef" * 3, "rubygems_0123"),
     "flyio-token": ("FlyV1 fm2_" + "lJPECAAAAAAA" * 4, "fm2_lJPE"),
+    "resend-key": ("RESEND_KEY re_a1B2c3D4_" + "a1B2c3D4" * 3, "re_a1B2c3D4_"),
+    "airtable-token": ("AIRTABLE patAbCdEfGhIjKlMn." + "0123456789abcdef" * 4, "patAbCdEfGh"),
+    "dropbox-token": ("DROPBOX sl.B" + "a1B2c3D4e5-_" * 12, "sl.Ba1B2"),
+    "square-token": ("SQUARE sq0csp-" + "a1B2c3D4e5F" * 3 + "a1B2c3D4e-", "sq0csp-a1B2"),
     "assigned-secret": ("OPENAI_API_KEY=4f9a8b7c6d5e4f3a2b1c", "4f9a8b7c"),
     "assigned-key": ("STRIPE_KEY=rk9a8b7c6d5e4f3a2b1c0d9e8f", "rk9a8b7c"),
 }
@@ -133,6 +137,8 @@ def test_every_pattern_is_tested() -> None:
         # prefixes of tokens, in words that are not
         "a key-value store; r8_register; the secret_sauce; dp.st.x; hvs.short; glc_x",
         "a task_list; the disk_usage; pre-us; tskey-short; http://x/1//0/a; AKIAZ7QJ3XKQW5TU is too short",
+        "re_compile; store_a1B2c3D4_a1B2c3D4a1B2c3D4a1B2c3D4; os.path; compatAbCdEfGhIjKlMn." + "0123456789abcdef" * 4,
+        "ssl.B" + "a1B2c3D4e5-_" * 12 + "; rnd_seed_value = 42; LTAI alone; sq0-short",
         # auth, in names that are not a registry's credentials, or given a word
         'author: Jane Doe2; oauth: enabled; "auth": "github"; auth=required; x.auth=abc',
     ],
@@ -176,6 +182,12 @@ def test_near_misses_are_left_alone(text: str) -> None:
         ("OP ops_eyJ" + "a1" * 30 + " pscale_tkn_" + "a1" * 20, "OP [REDACTED:service-token] [REDACTED:service-token]"),
         ("nfp_" + "a1B2" * 9 + " bkua_" + "0a" * 20 + " pul-" + "0a" * 20, "[REDACTED:service-token] [REDACTED:service-token] [REDACTED:service-token]"),
         ("MAILCHIMP 0123456789abcdef0123456789abcdef-us21", "MAILCHIMP [REDACTED:service-token]"),
+        ("RENDER rnd_" + "a1B2c3D4e5" * 3 + " CONTENTFUL CFPAT-" + "a1B2c3D4e5F" * 3 + "a1B2c3D4e5",
+         "RENDER [REDACTED:service-token] CONTENTFUL [REDACTED:service-token]"),
+        ("ALIBABA_CLOUD_ACCESS_KEY_ID LTAI5tAbCdEfGhIjKlMnOpQr", "ALIBABA_CLOUD_ACCESS_KEY_ID [REDACTED:service-token]"),
+        # Doppler's service tokens name their config; Linear's OAuth tokens are 64 hexadecimal digits
+        ("DOPPLER dp.st.dev_cfg." + "a1B2c3D4e5" * 4 + "a1B2", "DOPPLER [REDACTED:doppler-token]"),
+        ("LINEAR lin_oauth_" + "0123456789abcdef" * 4, "LINEAR [REDACTED:linear-key]"),
     ],
 )
 def test_a_secret_given_to_a_name_that_says_so_is_redacted(line: str, redacted: str) -> None:
