@@ -10,8 +10,8 @@ the next (``cache.py`` keeps one for each transcript file):
 * the Markdown of each message, known by a hash of the message (its class and every
   field, as the content model holds them once redacted) and of what else its
   Markdown depends on (the options, the session's folder and subagents, the page);
-* where a long message was cut into pieces (render/cut.py), known by a hash of its
-  Markdown.
+* where a long message was cut into pieces (render/cut.py), and what closes and opens
+  again its blocks there, known by a hash of its Markdown.
 
 A memo keeps what the conversion that made it used, and nothing more.
 """
@@ -28,14 +28,14 @@ if TYPE_CHECKING:
 
 class Memo:
     def __init__(
-        self, clean: list[str] | None = None, blocks: dict[str, list[str]] | None = None, cuts: dict[str, list[list[int]]] | None = None
+        self, clean: list[str] | None = None, blocks: dict[str, list[str]] | None = None, cuts: dict[str, list[list[Any]]] | None = None
     ) -> None:
         self._clean = set(clean or ())
         self._blocks = blocks or {}
         self._cuts = cuts or {}
         self.clean: set[str] = set()  # those found, or used, this time
         self.blocks: dict[str, list[str]] = {}
-        self.cuts: dict[str, list[list[int]]] = {}
+        self.cuts: dict[str, list[list[Any]]] = {}
 
     @staticmethod
     def digest(text: str) -> str:
@@ -72,14 +72,15 @@ class Memo:
         """The key of where ``lines`` are cut for pieces of at most ``limit``."""
         return Memo.digest(f"{limit}\0{','.join(map(str, map(len, lines)))}\0" + "\n".join(lines))
 
-    def cut(self, key: str) -> list[list[int]] | None:
-        """Where lines were cut: the index of each piece's first line and its weight."""
+    def cut(self, key: str) -> list[list[Any]] | None:
+        """Where lines were cut: the index of each piece's first line, its weight, and
+        the lines that close what is open before it and open it again (render/cut.py)."""
         pieces = self._cuts.get(key)
         if pieces is not None:
             self.cuts[key] = pieces
         return pieces
 
-    def keep_cut(self, key: str, pieces: list[list[int]]) -> None:
+    def keep_cut(self, key: str, pieces: list[list[Any]]) -> None:
         self.cuts[key] = pieces
 
     def to_json(self) -> str:

@@ -591,3 +591,36 @@ def test_a_turn_that_grows_never_goes_back_a_part() -> None:
         parts = split(chunks, limit, sizes)
         placed.append(next(number for number, part in enumerate(parts) if any(message.text == "last" for message, _ in part)))
     assert placed == sorted(placed) and placed[0] == 0 and placed[-1] == 1
+
+
+def test_pieces_joined_on_a_page_are_those_a_walk_through_the_message_gives(tmp_path: Path, monkeypatch) -> None:
+    """The pieces of a cut message put back together where they land on one page are
+    made from the joints ``cut`` found (what closes and opens again the blocks at each
+    place), not by reading the message again: for every cut message of the golden
+    cases, and for several choices of the cuts kept, they are what going through its
+    lines, cutting there alone, gives."""
+    import random
+
+    from mkdocs_claude_transcripts.render import page as page_module
+    from mkdocs_claude_transcripts.render.cut import _cut_where, cut, cut_at
+
+    messages: list[list[str]] = []
+    real_cut = page_module._cut
+    monkeypatch.setattr(page_module, "_cut", lambda lines, ctx: messages.append(lines) or real_cut(lines, ctx))
+    for case in sorted((Path(__file__).parent / "golden").glob("*.jsonl")):
+        (tmp_path / case.stem).mkdir()
+        shutil.copy(case, tmp_path / case.stem / case.name)
+        convert(tmp_path / case.stem, page_size=300)
+    chosen = random.Random(5)
+    checked = 0
+    for lines in messages:
+        pieces = cut(lines, 150)
+        if len(pieces) < 3:
+            continue
+        joints = {start: joint for _, _, start, joint in pieces[1:]}
+        assert cut_at(lines, joints) == [piece for piece, *_ in pieces]
+        for kept in ({}, dict(list(joints.items())[::2]), {k: v for k, v in joints.items() if chosen.random() < 0.5}):
+            walked = _cut_where(lines, lambda index, *_: index in kept, lambda again: None, lambda index: None)
+            assert cut_at(lines, kept) == [piece for piece, *_ in walked]
+        checked += 1
+    assert checked > 20

@@ -130,13 +130,19 @@ def _highlighted(lines: list[str]) -> list[bool]:
     return out
 
 
-def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int]]:
+# Where a piece of a message begins after another: the lines that close, at the end of
+# the piece before, what is open there, and those that open it again at its own start.
+Joint = tuple[list[str], list[str]]
+
+
+def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int, Joint]]:
     """``lines`` (one message's Markdown) in pieces that weigh about ``limit`` at most
-    (see ``weight``), each with its weight and the index in ``lines`` of its first
-    line; in one piece when it fits, or when ``limit`` is 0."""
+    (see ``weight``), each with its weight, the index in ``lines`` of its first line
+    and its joint with the piece before (none for the first); in one piece when it
+    fits, or when ``limit`` is 0."""
     whole = weight(lines)
     if not limit or whole <= limit:
-        return [(lines, whole, 0)]
+        return [(lines, whole, 0, ([], []))]
     weighed = weights(lines)
     size = 0
 
@@ -152,38 +158,51 @@ def cut(lines: list[str], limit: int) -> list[tuple[list[str], int, int]]:
         nonlocal size
         size += weighed[index]
 
-    return [(piece, weight(piece), start) for piece, start in _cut_where(lines, cut_before, started, weigh)]
+    return [(piece, weight(piece), start, joint) for piece, start, joint in _cut_where(lines, cut_before, started, weigh)]
 
 
-def cut_at(lines: list[str], starts: set[int]) -> list[list[str]]:
-    """``lines`` cut before each line whose index is in ``starts``, which are places
-    ``cut`` cut them (some of its cuts left out: the pieces shown on one page)."""
-    if not starts:  # all on one page
-        return [list(lines)]
-    return [piece for piece, _ in _cut_where(lines, lambda index, *_: index in starts)]
+def cut_at(lines: list[str], joints: dict[int, Joint]) -> list[list[str]]:
+    """``lines`` cut before each line whose index is a key of ``joints``, places where
+    ``cut`` cut them, with the joints it gave there (some of its cuts left out: the
+    pieces shown on one page). What is open at a line depends on the lines before it
+    alone, so that each piece is the one ``cut`` made, joined to those after it on
+    its page."""
+    pieces: list[list[str]] = []
+    head: list[str] = []
+    begin = 0
+    for at in sorted(joints):
+        closing, again = joints[at]
+        ended = head + lines[begin:at] + closing
+        pieces.append(ended if ended[-1] == "" else [*ended, ""])  # a piece ends its last block
+        head, begin = again, at
+    pieces.append(head + lines[begin:])
+    return pieces
 
 
 def _cut_where(
     lines: list[str],
     cut_before: Callable[[int, list[_Open], str, str], bool],
-    started: Callable[[list[str]], None] = lambda again: None,
-    weigh: Callable[[int], None] = lambda index: None,
-) -> list[tuple[list[str], int]]:
+    started: Callable[[list[str]], None],
+    weigh: Callable[[int], None],
+) -> list[tuple[list[str], int, Joint]]:
     """``lines`` in pieces, cut before each line ``cut_before`` says (given its index,
     what is open, the line before and the line); each piece with the index of its
-    first line. ``started`` is given what a new piece opens again, ``weigh`` the index
-    of each line as it goes into a piece."""
-    pieces: list[tuple[list[str], int]] = []
+    first line and its joint with the piece before. ``started`` is given what a new
+    piece opens again, ``weigh`` the index of each line as it goes into a piece."""
+    pieces: list[tuple[list[str], int, Joint]] = []
     current: list[str] = []
     start = 0
+    joint: Joint = ([], [])
     opened: list[_Open] = []
     previous = earlier = ""
     for index, line in enumerate(lines):
         _end_blocks(opened, line)
         if current and cut_before(index, opened, previous, line):
-            ended = current + [closing for item in reversed(opened) for closing in item.close()]
-            pieces.append((ended if ended[-1] == "" else [*ended, ""], start))  # a piece ends its last block
-            current, start = [again for item in opened for again in item.reopen()], index
+            closing = [closing for item in reversed(opened) for closing in item.close()]
+            ended = current + closing
+            pieces.append((ended if ended[-1] == "" else [*ended, ""], start, joint))  # a piece ends its last block
+            again = [again for item in opened for again in item.reopen()]
+            current, start, joint = list(again), index, (closing, again)
             started(current)
             for item in opened:
                 item.filled = False
@@ -191,7 +210,7 @@ def _cut_where(
         current.append(line)
         weigh(index)
         previous, earlier = line, previous
-    pieces.append((current, start))
+    pieces.append((current, start, joint))
     return pieces
 
 

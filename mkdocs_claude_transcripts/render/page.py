@@ -12,7 +12,7 @@ from ..insights.stats import Stats
 from ..memo import Memo
 from . import layout
 from .context import Agents, Asset, PageContext, RenderOptions
-from .cut import cut, cut_at, weight
+from .cut import Joint, cut, cut_at, weight
 from .guard import SECTION
 from .markdown import (
     block,
@@ -109,6 +109,11 @@ _TITLE_MARK = "\x00title\x00"  # where the title goes, once the ends are trimmed
 _ANCHOR_ID = re.compile(r"id='([^']+)'")
 SECTIONS = 32  # a page is rendered in about this many sections (see _sections)
 
+# A message cut into pieces: its lines, and the index of each piece's first line with
+# its joint to the piece before.
+_Cut = tuple[list[str], list[tuple[int, Joint]]]
+
+
 # Messages that begin a turn of the user's: a long conversation is cut before one.
 _TURN_STARTS = (m.Prompt, m.Steering, m.SlashCommand, m.ShellCommand, m.Memory, m.CompactSummary, m.Compaction)
 
@@ -130,13 +135,13 @@ def _pages(
     # parts are known (_joined).
     chunks: list[Chunk] = []
     sizes: list[int] = []
-    whole: dict[int, tuple[list[str], list[int]]] = {}  # a cut message: its lines, where its pieces start
+    whole: dict[int, _Cut] = {}  # a cut message: its lines, where its pieces start and their joints
     for message, lines in message_chunks(messages, ctx):
         pieces = _cut(lines, ctx)
         if len(pieces) > 1:
-            whole[id(message)] = (lines, [start for start, _ in pieces])
+            whole[id(message)] = (lines, [(start, joint) for start, _, joint in pieces])
         chunks += [(message, lines)] * len(pieces)
-        sizes += [weight for _, weight in pieces]
+        sizes += [weight for _, weight, _ in pieces]
     # The top of the first page is weighed as it will be, but for where its links lead,
     # where the messages are enough to make parts (it is then made twice).
     limit = ctx.options.page_size
@@ -167,19 +172,20 @@ def _pages(
     return pages
 
 
-def _cut(lines: list[str], ctx: PageContext) -> list[tuple[int, int]]:
+def _cut(lines: list[str], ctx: PageContext) -> list[tuple[int, int, Joint]]:
     """Where ``cut`` cuts a message for half a page: the index of each piece's first
-    line, and its weight; for a long message, from the memo when it was cut before."""
+    line, its weight and its joint; for a long message, from the memo when it was cut
+    before."""
     limit = ctx.options.page_size // 2
     memo = ctx.memo
     if memo is None or sum(map(len, lines)) < limit // 40:  # seldom cut, and quickly weighed
-        return [(start, weight) for _, weight, start in cut(lines, limit)]
+        return [(start, weight, joint) for _, weight, start, joint in cut(lines, limit)]
     key = memo.cut_key(lines, limit)
     known = memo.cut(key)
     if known is None:
-        known = [[start, weight] for _, weight, start in cut(lines, limit)]
+        known = [[start, weight, *joint] for _, weight, start, joint in cut(lines, limit)]
         memo.keep_cut(key, known)
-    return [(start, weight) for start, weight in known]
+    return [(start, weight, (closing, again)) for start, weight, closing, again in known]
 
 
 def _sections(part: list[Chunk], size: int) -> list[str]:
@@ -198,19 +204,20 @@ def _sections(part: list[Chunk], size: int) -> list[str]:
     return lines
 
 
-def _joined(parts: list[list[Chunk]], whole: dict[int, tuple[list[str], list[int]]]) -> list[list[Chunk]]:
+def _joined(parts: list[list[Chunk]], whole: dict[int, _Cut]) -> list[list[Chunk]]:
     """``parts`` with the lines of the pieces of each cut message, those on one page
     made one piece: a message is cut only where a page ends."""
     if not whole:
         return parts
-    kept: dict[int, set[int]] = {key: set() for key in whole}  # the cuts kept, by message
+    kept: dict[int, dict[int, Joint]] = {key: {} for key in whole}  # the cuts kept, by message
     seen: dict[int, int] = {key: 0 for key in whole}
     for part in parts:
         for index, (message, _) in enumerate(part):
             key = id(message)
             if key in whole:
                 if seen[key] and (index == 0 or part[index - 1][0] is not message):
-                    kept[key].add(whole[key][1][seen[key]])
+                    start, joint = whole[key][1][seen[key]]
+                    kept[key][start] = joint
                 seen[key] += 1
     pieces = {key: iter(cut_at(whole[key][0], kept[key])) for key in whole}
     joined: list[list[Chunk]] = []
