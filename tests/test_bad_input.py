@@ -1076,6 +1076,31 @@ def test_a_block_without_the_field_that_holds_what_it_says_is_shown_with_all_its
     assert "Thinking (not recorded)" in markdown and "Unknown" not in markdown
 
 
+def test_a_block_whose_words_are_of_another_type_is_shown_with_all_its_fields(tmp_path: Path) -> None:
+    """What a block says, of a type a newer version may write it in (a text as a list of
+    texts, a result's content as one block or a number, a message's content as one
+    block, a text in a list of blocks): it was dropped, the page showing nothing of it."""
+    path = tmp_path / f"{SESSION.format(87)}.jsonl"
+    path.write_bytes(lines(
+        entry(1, message={"role": "user", "content": {"type": "text", "text": "a prompt as one block"}}),
+        entry(2, "assistant", message={"id": "r2", "role": "assistant", "content": [
+            {"type": "text", "text": ["an answer in a list"]}, {"type": "thinking", "thinking": {"summary": "a thinking as an object"}},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}},
+            {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "pwd"}}]}),
+        entry(3, message={"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": {"type": "text", "text": "a result as one block"}},
+            {"type": "tool_result", "tool_use_id": "t2", "content": 404}]}),
+        entry(4, "assistant", message={"id": "r4", "role": "assistant", "content": {"type": "text", "text": "an answer as one block"}}),
+        entry(5, message={"role": "user", "content": ["a text among blocks"]}),
+    ))  # fmt: skip
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    markdown = converted.pages[0].markdown
+    for said in ("a prompt as one block", "an answer in a list", "a thinking as an object", "a result as one block", '"content": 404',
+                 "an answer as one block", "a text among blocks"):  # fmt: skip
+        assert said in markdown, said
+    assert converted.reports[0].unaccounted() == []
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -76,12 +76,12 @@ def test_a_folder_holding_a_pipe_or_a_folder_named_as_a_transcript_is_counted_wi
 
 
 def test_what_could_not_be_read_is_counted_and_named_with_its_line(tmp_path: Path) -> None:
-    """A text block whose text is not a text, and a line that is not JSON: their kinds
+    """A tool call whose name is not a text, and a line that is not JSON: their kinds
     have forms of their own, but what the lines hold is not all on the page."""
     path = tmp_path / "5e551011-0000-4000-8000-000000000001.jsonl"
     path.write_text(
         '{"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}}\n'
-        '{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": [{"type": "text", "text": ["an answer"]}]}}\n'
+        '{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": ["Bash"], "input": {}}]}}\n'
         "{not json\n"
     )
     report = coverage([str(tmp_path)])
@@ -104,3 +104,12 @@ def test_a_folder_that_is_a_link_is_followed_once(tmp_path: Path) -> None:
     (tmp_path / "given" / "linked").symlink_to(GOLDEN, target_is_directory=True)
     (tmp_path / "given" / "back").symlink_to(tmp_path / "given", target_is_directory=True)  # a loop: read once
     assert coverage([str(tmp_path / "given")]).files == coverage([str(GOLDEN)]).files > 0
+
+
+def test_a_block_whose_words_are_of_another_type_is_counted_as_shown_generically(tmp_path: Path) -> None:
+    (tmp_path / "5e551011-0000-4000-8000-000000000003.jsonl").write_text(
+        '{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": [{"type": "text", "text": ["an answer"]}]}}\n'
+    )
+    report = coverage([str(tmp_path)])
+    assert line_of(report, "block", "text").generic == 1
+    assert report.problems == []

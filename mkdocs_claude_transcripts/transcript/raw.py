@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter, model_validator
 
 from .types import ENTRY_TYPES, METADATA_TYPES
 
@@ -90,11 +90,24 @@ class UnknownBlock(Raw):
 
     type: Any = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _value(cls, data: Any) -> Any:
+        """A list of blocks may hold what is not a block (a text, a list): kept as its
+        ``value``. (Nothing, null, says nothing, and is dropped as a field of the wrong
+        type is.)"""
+        return data if isinstance(data, dict) or data is None else {"value": data}
+
+
+def _as_blocks(value: Any) -> Any:
+    """Content that is one block (an object) rather than a list of them: the list of it."""
+    return [value] if isinstance(value, dict) else value
+
 
 class ToolResultBlock(Raw):
     type: Literal["tool_result"] = "tool_result"
     tool_use_id: str = ""
-    content: str | list[Block] | None = None
+    content: Annotated[str | list[Block] | None, BeforeValidator(_as_blocks)] = None
     is_error: bool | None = None
 
 
@@ -118,16 +131,18 @@ def _kind(value: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-# The field that holds what a block of a known kind says. One without it that holds
-# fields its model does not name (a text with its words under another name) is of a
-# shape not known: kept whole, with all its fields, as a block of a kind not known is
-# (they would be left out unseen). Without it and without them (a thinking block with
-# its signature alone), it is what it is, empty.
-_SAYS: dict[str, tuple[type[Raw], str]] = {
-    "text": (TextBlock, "text"),
-    "thinking": (ThinkingBlock, "thinking"),
-    "document": (DocumentBlock, "source"),
-    "tool_result": (ToolResultBlock, "content"),
+# The field that holds what a block of a known kind says, and the types it is read
+# from. One without it that holds fields its model does not name (a text with its
+# words under another name), or with it of another type (a text whose text is a list,
+# a result whose content is a number), is of a shape not known: kept whole, with all
+# its fields, as a block of a kind not known is (what it says would be left out).
+# Without it and without them (a thinking block with its signature alone), or with it
+# null, it is what it is, empty.
+_SAYS: dict[str, tuple[type[Raw], str, tuple[type, ...]]] = {
+    "text": (TextBlock, "text", (str, type(None))),
+    "thinking": (ThinkingBlock, "thinking", (str, type(None))),
+    "document": (DocumentBlock, "source", (dict, type(None))),
+    "tool_result": (ToolResultBlock, "content", (str, list, dict, type(None))),
 }
 
 
@@ -136,7 +151,9 @@ def _block_tag(value: Any) -> str:
     if kind == "server_tool_use":
         return "tool_use"
     if kind in _SAYS and isinstance(value, dict):
-        model, says = _SAYS[kind]
+        model, says, takes = _SAYS[kind]
+        if says in value and not isinstance(value[says], takes):
+            return "unknown"
         if says not in value and not value.keys() <= model.model_fields.keys():
             return "unknown"
     return kind if kind in _BLOCK_TAGS else "unknown"
@@ -182,7 +199,7 @@ class MessageBody(Raw):
     id: str | None = None
     role: str | None = None
     model: str | None = None
-    content: str | list[Block] | None = None
+    content: Annotated[str | list[Block] | None, BeforeValidator(_as_blocks)] = None
     usage: Usage | None = None
     stop_reason: str | None = None
 
