@@ -1101,6 +1101,27 @@ def test_a_block_whose_words_are_of_another_type_is_shown_with_all_its_fields(tm
     assert converted.reports[0].unaccounted() == []
 
 
+def test_a_field_a_tools_form_does_not_know_in_an_item_of_its_input_is_shown(tmp_path: Path) -> None:
+    """A field newer than the tool's form, in one of the items its input holds (an edit
+    of MultiEdit's, a todo, a question or its option): it was left out, unseen, where
+    one of the input itself was shown."""
+    calls = [
+        ("t1", "MultiEdit", {"file_path": "/a.py", "edits": [{"old_string": "a", "new_string": "b", "expected_replacements": "the edit's own option"}]}),
+        ("t2", "TodoWrite", {"todos": [{"content": "test", "status": "pending", "activeForm": "Testing", "notes": "the todo's own note"}]}),
+        ("t3", "AskUserQuestion", {"questions": [{"question": "Which?", "header": "Pick", "multiSelect": False, "hint": "the question's own hint",
+                                                  "options": [{"label": "A", "description": "the first", "preview": "the option's own preview"}]}]}),
+    ]  # fmt: skip
+    path = tmp_path / f"{SESSION.format(88)}.jsonl"
+    path.write_bytes(lines(entry(1), *(
+        entry(n, "assistant", message={"id": f"r{n}", "role": "assistant", "content": [{"type": "tool_use", "id": i, "name": name, "input": args}]})
+        for n, (i, name, args) in enumerate(calls, 2)
+    )))  # fmt: skip
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    for said in ("the edit's own option", "the todo's own note", "the question's own hint", "the option's own preview"):
+        assert said in markdown, said
+    assert "| edits.0.expected\\_replacements |" in markdown and "| questions.0.options.0.preview |" in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

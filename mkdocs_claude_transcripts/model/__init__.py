@@ -85,6 +85,7 @@ from .tools import (
     WorkflowInput,
     WriteInput,
     typed_input,
+    unknown_fields,
 )
 
 __all__ = [
@@ -169,5 +170,6 @@ __all__ = [
     "map_strings",
     "own_agent",
     "typed_input",
+    "unknown_fields",
     "walk",
 ]

@@ -335,6 +335,21 @@ INPUTS: dict[str, type[ToolInput]] = {
 }
 
 
+def unknown_fields(args: ToolInput) -> dict[str, Any]:
+    """The inputs ``args`` holds that its classes do not know of (an option newer than
+    them), by their dotted path: its own (``newflag``), and those of the items it holds
+    (``edits.0.newflag``, an edit of MultiEdit's; a todo's, a question's, an option's)."""
+    found: dict[str, Any] = dict(args.model_extra or {})
+    for name in type(args).model_fields:
+        value = getattr(args, name)
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            if isinstance(item, ToolInput):
+                path = name if index is None else f"{name}.{index}"
+                found.update({f"{path}.{key}": inner for key, inner in unknown_fields(item).items()})
+    return found
+
+
 def typed_input(name: str, data: dict[str, Any]) -> ToolInput | None:
     """The input of a call to ``name`` as its tool's class, or None if it does not fit."""
     kind = INPUTS.get(name)

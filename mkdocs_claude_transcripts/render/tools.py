@@ -86,11 +86,12 @@ def input_table(values: dict[str, Any]) -> list[str]:
 
 def _unknown_inputs(args: m.ToolInput, body: list[str]) -> list[str]:
     """The inputs a tool's class does not know of (an option newer than it, a flag such
-    as Grep's ``-i``, an input that is not an object), in a table after the view's
-    ``body``: but those the view showed in a table of its own (``other_inputs``)."""
+    as Grep's ``-i``, an input that is not an object; one of an item it holds, such as a
+    field of MultiEdit's edits, by its path), in a table after the view's ``body``: but
+    those the view showed in a table of its own (``other_inputs``)."""
     shown = "\n".join(body)
     extra = {
-        name: value for name, value in (args.model_extra or {}).items()
+        name: value for name, value in m.unknown_fields(args).items()
         if value not in (None, "", [], {}) and f"| {inline(name)} |" not in shown and f"**{inline(name)}**" not in shown
     }  # fmt: skip
     return [""] * bool(body) + input_table(extra) if extra else []
