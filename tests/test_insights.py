@@ -324,3 +324,27 @@ def test_the_result_of_a_poll_of_a_background_command_has_its_exit_code(tmp_path
     session = _background_session(tmp_path, *POLL)
     polled = next(e for e in events_of(session.messages, session.cwd) if e.tool_use_id == "toolu_out" and e.type == "tool_result")
     assert polled.result is not None and (polled.result.exit_code, polled.result.ok) == (1, False)
+
+
+def test_session_json_holds_what_the_page_shows_of_each_message(tmp_path: Path) -> None:
+    """The fields a note is shown with (a kind not known, a hook's command, a scheduled
+    task's prompt), a task notification's status, what the IDE told Claude with a
+    prompt: on the page, and not in session.json."""
+    def line(n: int, type_: str, **more: object) -> str:
+        return json.dumps({"type": type_, "uuid": f"u{n}", "sessionId": "s1", "timestamp": f"2025-03-01T10:00:0{n}Z", **more})
+
+    path = tmp_path / "5e551011-0000-4000-8000-000000000001.jsonl"
+    path.write_text("\n".join([
+        line(1, "user", message={"role": "user", "content": [{"type": "text", "text": "<ide_opened_file>The user opened src/app.py</ide_opened_file>"},
+                                                              {"type": "text", "text": "fix it"}]}),
+        line(2, "system", subtype="future_notice", content="a notice", retryIn="in five minutes"),
+        line(3, "attachment", attachment={"type": "future_attachment", "detail": {"what": "a field of its own"}}),
+        line(4, "system", subtype="stop_hook_summary", hookInfos=[{"command": "./check-style.sh"}], hookErrors=["style"]),
+        line(5, "system", subtype="scheduled_task_fire", content="Running scheduled task", cron="*/5 * * * *", prompt="check the deploy"),
+        line(6, "user", message={"role": "user", "content": "<task-notification><task-id>b1</task-id><status>failed</status>"
+                                                            "<summary>Build ended</summary></task-notification>"}),
+    ]) + "\n")  # fmt: skip
+    session = build_session(discover([SourceFile(path.name, str(path))]).sessions[0]).session
+    contents = "\n".join(message.content for message in export(session, figures_of(session)).messages)
+    for said in ("The user opened src/app.py", "in five minutes", "a field of its own", "./check-style.sh", "*/5 * * * *", "check the deploy", "failed"):
+        assert said in contents, said

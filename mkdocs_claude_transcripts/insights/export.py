@@ -210,7 +210,10 @@ def _transcript_messages(message: m.AnyMessage, sidechain: bool, rewound: bool) 
 
     if isinstance(message, _USER):
         text = _user_text(message)
-        return [made("user", "user", [TextBlock(text=text)] if text else [], text)]
+        # What the IDE told Claude with a prompt, each note a block of its own, as in the transcript.
+        notes = [note.text for note in message.ide if note.text] if isinstance(message, m.Prompt) else []
+        texts = [part for part in (text, *notes) if part]
+        return [made("user", "user", [TextBlock(text=part) for part in texts], "\n\n".join(texts))]
     if isinstance(message, m.AssistantText):
         sources = [Source(title=s.title, url=s.url, cited_text=s.cited_text) for s in message.sources]
         return [made("assistant", "assistant", [TextBlock(text=message.text, sources=sources)], message.text)]
@@ -236,7 +239,7 @@ def _result(made: Any, result: m.ToolResult, tool_use_id: str) -> TranscriptMess
 
 def _user_text(message: m.AnyMessage) -> str:
     if isinstance(message, m.SlashCommand):
-        return "\n\n".join(part for part in (f"{message.name} {message.args}".rstrip(), message.text, message.stdout, message.stderr) if part)
+        return "\n\n".join(part for part in (f"{message.name} {message.args}".rstrip(), message.status, message.text, message.stdout, message.stderr) if part)
     if isinstance(message, m.ShellCommand):
         return "\n\n".join(part for part in (f"! {message.command}", message.stdout, message.stderr) if part)
     if isinstance(message, m.TeammateMessage):
@@ -248,13 +251,19 @@ def _system_text(message: m.AnyMessage) -> str:
     if isinstance(message, m.CommandOutput):
         return "\n".join(part for part in (message.stdout, message.stderr) if part)
     if isinstance(message, m.TaskNotification):
-        return "\n\n".join(part for part in (message.summary, message.result, message.note) if part)
+        facts = {"task": message.task_id, "tool call": message.tool_use_id, "status": message.status, "output file": message.output_file}
+        return "\n\n".join(part for part in (message.summary, _facts(facts | message.details), message.result, message.note) if part)
     if isinstance(message, m.Compaction):
         return "Conversation compacted" + (f" ({message.trigger})" if message.trigger else "")
-    if isinstance(message, m.SystemNote):
-        return "\n\n".join(part for part in (message.title, message.text) if part)
+    if isinstance(message, m.SystemNote):  # its details too: a hook's commands, the fields of a kind not known
+        return "\n\n".join(part for part in (message.title, message.text, _facts(message.details)) if part)
     if isinstance(message, m.Attached):
         return "\n\n".join(part for part in (message.heading, message.content) if part)
     if isinstance(message, m.Reminder):  # its tasks, a line each: the task and its status
         return "\n\n".join(part for part in ("\n".join(f"{task.content} ({task.status})" for task in message.tasks), message.text) if part)
     return getattr(message, "text", "")
+
+
+def _facts(facts: Mapping[str, Any]) -> str:
+    """Named facts, a line each (``status: completed``), those with a value."""
+    return "\n".join(f"{name}: {value}" for name, value in facts.items() if value not in (None, ""))
