@@ -1122,6 +1122,24 @@ def test_a_field_a_tools_form_does_not_know_in_an_item_of_its_input_is_shown(tmp
     assert "| edits.0.expected\\_replacements |" in markdown and "| questions.0.options.0.preview |" in markdown
 
 
+def test_the_pages_of_a_pdf_read_and_the_name_of_a_workflow_are_shown(tmp_path: Path) -> None:
+    """Inputs a tool's form knows and its view left out: the pages Read read of a PDF,
+    a Workflow's name and its script's path beside its description."""
+    calls = [
+        ("t1", "Read", {"file_path": "/home/kim/spec.pdf", "pages": "3-5"}),
+        ("t2", "Workflow", {"description": "Review the pull request", "name": "pr-review", "scriptPath": "/home/kim/review.js"}),
+    ]
+    path = tmp_path / f"{SESSION.format(89)}.jsonl"
+    path.write_bytes(lines(entry(1), *(
+        entry(n, "assistant", message={"id": f"r{n}", "role": "assistant", "content": [{"type": "tool_use", "id": i, "name": name, "input": args}]})
+        for n, (i, name, args) in enumerate(calls, 2)
+    )))  # fmt: skip
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "spec.pdf (pages 3-5)" in markdown
+    assert "Workflow · Review the pull request" in markdown
+    assert "| name | pr-review |" in markdown and "/home/kim/review.js" in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -219,6 +219,8 @@ class BackgroundView(ToolView):
 class ReadView(ToolView):
     def key(self, call: m.ToolCall, args: m.ReadInput, ctx: PageContext) -> str:
         path = ctx.short_path(args.file_path)
+        if args.pages:  # of a PDF, read by its pages
+            return f"{path} (pages {args.pages})"
         result = call.result
         file = result.output if result and isinstance(result.output, m.FileOutput) else None
         start = file.start_line if file else (args.offset or None)
@@ -386,7 +388,9 @@ class WorkflowView(ToolView):
             lines.append("")
         if args.script:
             lines += block("ct-more", "Script", fence(args.script, "javascript"), collapsible="closed")
-        return lines
+        # Its name and script's path where the title shows its description, its other inputs.
+        titled = next((name for name in ("description", "name", "scriptPath") if getattr(args, name) == self.key(call, args, ctx)), "")
+        return _then(lines, other_inputs(call, ("script", titled)))
 
 
 # A task's status as a checklist's mark (TodoWrite, TaskCreate and TaskUpdate, and the
