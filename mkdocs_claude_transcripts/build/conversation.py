@@ -471,7 +471,8 @@ class Conversation:
     def _context(self, line: int, entry: raw.AttachmentEntry) -> None:
         """Context Claude Code gave the model (todo and skill lists, reminders)."""
         data = entry.attachment
-        tasks = tasks_of(data.get("content"))
+        # (a background task's state, task_status, is a task of its own: its description and status)
+        tasks = tasks_of(data.get("content")) or (tasks_of([data]) if data.get("type") == "task_status" else [])
         said = "" if tasks else _attachment_text(data) or _files_text(data.get("files"))
         text = "\n\n".join(p for p in (said, skills_text(data.get("skills"))) if p.strip())
         if not text.strip() and not tasks:
