@@ -1140,6 +1140,19 @@ def test_the_pages_of_a_pdf_read_and_the_name_of_a_workflow_are_shown(tmp_path: 
     assert "| name | pr-review |" in markdown and "/home/kim/review.js" in markdown
 
 
+def test_a_local_commands_output_of_a_shape_not_known_is_shown_as_it_is_and_makes_no_prompt(tmp_path: Path) -> None:
+    """A local command's content as a list of blocks rather than a text: read for
+    Claude Code's tags as a text, the JSON around them made a prompt the user never
+    typed (counted among the prompts)."""
+    path = tmp_path / f"{SESSION.format(90)}.jsonl"
+    path.write_bytes(lines(entry(1), entry(2, "system", subtype="local_command",
+                                         content=[{"type": "text", "text": "<local-command-stdout>the command's output</local-command-stdout>"}])))
+    session = session_of(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    assert [type(message).__name__ for message in session.messages] == ["Prompt", "SystemNote"]
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "the command's output" in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -381,7 +381,7 @@ class Conversation:
 
     def _local_command(self, line: int, entry: raw.SystemEntry) -> None:
         text = as_text(entry.content)
-        if "<" not in text:
+        if not isinstance(entry.content, str) or "<" not in text:  # (content of a shape not known: as it is, not read for tags)
             self._note(line, entry)
             return
         for message in classify(text, [], meta=False, compact_summary=False):
