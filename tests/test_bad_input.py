@@ -1153,6 +1153,26 @@ def test_a_local_commands_output_of_a_shape_not_known_is_shown_as_it_is_and_make
     assert "the command's output" in markdown
 
 
+def test_the_whole_output_kept_apart_as_json_is_shown_rather_than_its_preview(tmp_path: Path) -> None:
+    """A result of content blocks too large for its line (an MCP tool's), which Claude
+    Code keeps in ``tool-results/<id>.json``, its line holding a preview of 2 KB: the
+    page showed the preview, and the rest of the output was in no page."""
+    session = SESSION.format(91)
+    preview = "<persisted-output>\nOutput too large (61.8KB). Full output saved to: tool-results/toolu_j1.json\n\nPreview (first 2KB):\n[{\"type\": \"text\"\n...\n</persisted-output>"
+    path = tmp_path / f"{session}.jsonl"
+    path.write_bytes(lines(entry(1), call(2, "ls", "toolu_j1"), call(3, "pwd", "toolu_t1"), entry(4, message={"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_j1", "content": preview}, {"type": "tool_result", "tool_use_id": "toolu_t1", "content": "a preview"}]})))
+    (tmp_path / session / "tool-results").mkdir(parents=True)
+    kept = tmp_path / session / "tool-results" / "toolu_j1.json"
+    kept.write_text(json.dumps([{"type": "text", "text": "the first part of the output"}, {"type": "text", "text": "and its last line"}]))
+    (tmp_path / session / "tool-results" / "toolu_t1.json").write_text(json.dumps({"the output": "as data"}))
+    (tmp_path / session / "tool-results" / "toolu_t1.txt").write_text("the output as a text")  # of the two, the text
+    files = [SourceFile(p.relative_to(tmp_path).as_posix(), str(p)) for p in [path, *sorted((tmp_path / session).rglob("*"))] if p.is_file()]
+    markdown = convert_session(discover(files).sessions[0], RenderOptions()).pages[0].markdown
+    assert "the first part of the output" in markdown and "and its last line" in markdown and "Preview (first 2KB)" not in markdown
+    assert "the output as a text" in markdown and "as data" not in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

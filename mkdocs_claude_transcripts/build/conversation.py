@@ -9,6 +9,7 @@ recorded in the file's report.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any
 from .. import model as m
 from ..report import FileReport, Level, Outcome
 from ..transcript import raw
-from ..transcript.jsonstrings import mapped
+from ..transcript.jsonstrings import loads, mapped
 from . import branches, replays, steering
 from .extras import as_text, citations, first_text, server_result_text, skills_text, tasks_of
 from .results import error_text, output_of, whole
@@ -542,7 +543,7 @@ class Conversation:
         call = self.calls.get(block.tool_use_id)
         full = self.tool_results.get(block.tool_use_id)
         if full is not None:
-            text = _read_text(full) or text
+            text = _full_text(full) or text
         is_error = bool(block.is_error)
         result = m.ToolResult(
             tool_use_id=block.tool_use_id,
@@ -866,6 +867,24 @@ def _same_result(first: m.ToolResult | None, again: m.ToolResult) -> bool:
     if first is None or again.output not in (None, first.output):
         return False
     return first.model_dump(exclude=_PLACE) == again.model_dump(exclude=_PLACE)
+
+
+def _full_text(path: str) -> str:
+    """A tool's whole output, as Claude Code kept it apart: a text (``.txt``), or a
+    result's content blocks (``.json``), their texts (any other JSON as it is, but for
+    the bytes of a file)."""
+    text = _read_text(path)
+    if not path.endswith(".json"):
+        return text
+    try:
+        data = loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if isinstance(data, str):
+        return data
+    if isinstance(data, list) and all(isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in data):
+        return "\n".join(b["text"] for b in data)  # (as the texts of a result's blocks are joined)
+    return json.dumps(_payloads_out(data), ensure_ascii=False, indent=2)
 
 
 def _read_text(path: str) -> str:

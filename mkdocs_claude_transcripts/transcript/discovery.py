@@ -375,8 +375,11 @@ def _collect_companions(by_stem: dict[str, SessionSource], files: list[SourceFil
 
 def _add_companion(session: SessionSource, f: SourceFile, parts: list[str], index: int) -> None:
     """``f``, whose path's ``parts`` hold the session's folder of companions at
-    ``index``, given to ``session``; a tool's output (``tool-results/<id>.txt``) known by
-    its call's id, where it is a file (a pipe would be waited on for ever)."""
+    ``index``, given to ``session``; a tool's output (``tool-results/<id>.txt``, or
+    ``<id>.json`` for a result of content blocks) known by its call's id, where it is a
+    file (a pipe would be waited on for ever). Of a ``.txt`` and a ``.json``, the text."""
     session.companions.append(f)
-    if parts[index] == "tool-results" and index == len(parts) - 2 and f.src_uri.endswith(".txt") and _regular(f.path):
-        session.tool_results[parts[-1][: -len(".txt")]] = f.path
+    name, ext = posixpath.splitext(parts[-1])
+    if parts[index] == "tool-results" and index == len(parts) - 2 and ext in (".txt", ".json") and _regular(f.path):
+        if ext == ".txt" or name not in session.tool_results:
+            session.tool_results[name] = f.path
