@@ -1173,6 +1173,23 @@ def test_the_whole_output_kept_apart_as_json_is_shown_rather_than_its_preview(tm
     assert "the output as a text" in markdown and "as data" not in markdown
 
 
+def test_a_system_note_of_a_known_kind_whose_words_are_under_another_name_is_shown_with_its_fields(tmp_path: Path) -> None:
+    """A notice, an informational note or a recap without its content, what it says
+    under another name (as a newer version may write it): shown as an empty note."""
+    path = tmp_path / f"{SESSION.format(92)}.jsonl"
+    path.write_bytes(lines(
+        entry(1),
+        entry(2, "system", level="warning", message="the words of the notice", slug="a-session-name"),
+        entry(3, "system", subtype="informational", text="the words of the note"),
+        entry(4, "system", subtype="away_summary", summary="the words of the recap"),
+        entry(5, "system", subtype="informational", content="a note that says it", slug="a-session-name"),
+    ))  # fmt: skip
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    for said in ("the words of the notice", "the words of the note", "the words of the recap", "a note that says it"):
+        assert said in markdown, said
+    assert "a-session-name" not in markdown  # where every entry is written, not what it says
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -425,6 +425,9 @@ class Conversation:
 
     def _recap(self, line: int, entry: raw.SystemEntry) -> None:
         text = as_text(entry.content)
+        if not text.strip():  # its words under another name: shown with its fields
+            self._note(line, entry)
+            return
         text = text.removesuffix(_RECAP_HINT)
         self._emit(line, m.SystemNote(subtype=entry.subtype, title="Recap", text=text), entry)
 
@@ -433,9 +436,13 @@ class Conversation:
         level = _level(entry.level, entry.subtype)
         title = m.kind_title(entry.subtype or "") or {"warning": "Warning", "error": "Error"}.get(level, "Note")
         note = m.SystemNote(subtype=entry.subtype, level=level, title=title, text=as_text(entry.content))
-        if entry.subtype and entry.subtype not in SYSTEM_SUBTYPES:  # a kind not known: its other fields too
+        # A kind not known, or one known whose content says nothing (its words under
+        # another name): its other fields too, but those that place every entry.
+        known = not entry.subtype or entry.subtype in SYSTEM_SUBTYPES
+        if not known or not note.text.strip():
             fields = entry.model_dump(mode="json", exclude_unset=True)
-            note.details = {k: as_text(v) for k, v in fields.items() if k not in _NOTE_FIELDS and v not in (None, "", [], {})}
+            placing = _KNOWN_NOTE_FIELDS if known else _NOTE_FIELDS
+            note.details = {k: as_text(v) for k, v in fields.items() if k not in placing and v not in (None, "", [], {})}
         self._emit(line, note, entry)
 
     def _attachment(self, line: int, entry: raw.AttachmentEntry) -> None:
@@ -897,6 +904,9 @@ def _read_text(path: str) -> str:
 
 # The fields of a system entry shown as its note's title and text, or that place it.
 _NOTE_FIELDS = frozenset({"type", "subtype", "level", "content", *raw.Envelope.model_fields})
+# And those a note of a known kind carries, which say nothing of it (the session's name,
+# how Claude Code was started).
+_KNOWN_NOTE_FIELDS = _NOTE_FIELDS | {"slug", "entrypoint"}
 
 
 
