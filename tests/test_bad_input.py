@@ -1190,6 +1190,23 @@ def test_a_system_note_of_a_known_kind_whose_words_are_under_another_name_is_sho
     assert "a-session-name" not in markdown  # where every entry is written, not what it says
 
 
+def test_an_attached_file_whose_text_is_under_another_name_is_shown_with_its_fields(tmp_path: Path) -> None:
+    """Lines selected in the IDE, a file edited outside Claude Code, a folder's listing,
+    a plan, their text under another name than Claude Code writes it under: shown as
+    a path, the text left out unseen."""
+    attachments = [
+        {"type": "selected_lines_in_ide", "filename": "/home/kim/a.py", "selection": "the lines selected"},
+        {"type": "edited_text_file", "filename": "/home/kim/b.py", "diff": "the lines edited"},
+        {"type": "directory", "path": "/home/kim/src", "listing": "the folder's files"},
+        {"type": "plan_file_reference", "planFilePath": "/home/kim/plan.md", "plan": "the plan's steps"},
+    ]
+    path = tmp_path / f"{SESSION.format(93)}.jsonl"
+    path.write_bytes(lines(entry(1), *(entry(n, "attachment", attachment=a) for n, a in enumerate(attachments, 2))))
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    for said in ("the lines selected", "the lines edited", "the folder's files", "the plan's steps"):
+        assert said in markdown, said
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

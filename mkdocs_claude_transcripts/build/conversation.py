@@ -760,6 +760,8 @@ def attached_of(data: dict[str, Any]) -> m.Attached | None:
     found = m.Attached(what=what, path=path)
     keys = ATTACHED.get(what)
     value = next((data[k] for k in keys or () if k in data), None)
+    if keys and not any(k in data for k in keys) and not data.keys() <= _ATTACHED_FIELDS:
+        return None  # its text under another name: its fields, as they are
     if what == "diagnostics":
         value, one = _diagnostics(value)
         found.path = found.path or one
@@ -787,6 +789,9 @@ def attached_of(data: dict[str, Any]) -> m.Attached | None:
     return found
 
 
+# The fields of an attachment that carries a file, but for its text (ATTACHED): what
+# it is, where the file is, and which of its lines.
+_ATTACHED_FIELDS = frozenset({"type", "displayPath", "filename", "path", "planFilePath", "lineStart", "lineEnd", "ideName", "truncated"})
 # Where an attachment keeps what it says.
 _TEXT_KEYS = ("content", "text", "prompt", "stdout", "stderr", "addedBlocks")
 # A hook's fields that say which hook ran and how, not what it said; what it said is
