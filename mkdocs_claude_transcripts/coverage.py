@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import model as m
-from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of
+from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of, odd_reminder
 from .inputs import UsageError, files_under
 from .redact import Redactor
 from .render.tools import GENERIC, view_for
@@ -150,9 +150,10 @@ def transcript_files(paths: Iterable[str]) -> Iterator[str]:
 
 
 def _attachment_fits(kind: str, data: dict) -> bool:
-    """Whether an attachment that carries a file (or lines of one, or a path) has the
-    fields Claude Code writes: one that has not is shown with its fields, generically."""
-    return kind not in ATTACHED or attached_of(data) is not None
+    """Whether an attachment that carries a file (or lines of one, or a path), or a
+    reminder, has the fields Claude Code writes: one that has not is shown with its
+    fields, generically."""
+    return (kind not in ATTACHED or attached_of(data) is not None) and not odd_reminder(data)
 
 
 def _fits(name: str, value: object) -> bool:

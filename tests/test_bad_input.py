@@ -1207,6 +1207,24 @@ def test_an_attached_file_whose_text_is_under_another_name_is_shown_with_its_fie
         assert said in markdown, said
 
 
+def test_a_reminder_whose_words_are_under_another_name_is_shown_with_its_fields(tmp_path: Path) -> None:
+    """The skills listed, a critical reminder, a reminder to answer, their words under
+    another name than Claude Code writes them under: counted as saying nothing, and
+    left out; one that says nothing indeed (an empty todo list) still is."""
+    attachments = [
+        {"type": "skill_listing", "listing": "the skills listed", "skillCount": 2},
+        {"type": "critical_system_reminder", "message": "the critical reminder"},
+        {"type": "silent_turn_reminder", "reminder": "the reminder to answer"},
+        {"type": "todo_reminder", "content": [], "itemCount": 0},
+    ]
+    path = tmp_path / f"{SESSION.format(94)}.jsonl"
+    path.write_bytes(lines(entry(1), *(entry(n, "attachment", attachment=a) for n, a in enumerate(attachments, 2))))
+    converted = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions())
+    for said in ("the skills listed", "the critical reminder", "the reminder to answer"):
+        assert said in converted.pages[0].markdown, said
+    assert converted.reports[0].outcomes[5].value == "metadata"
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -113,3 +113,12 @@ def test_a_block_whose_words_are_of_another_type_is_counted_as_shown_generically
     report = coverage([str(tmp_path)])
     assert line_of(report, "block", "text").generic == 1
     assert report.problems == []
+
+
+def test_a_reminder_whose_words_are_under_another_name_is_counted_as_shown_generically(tmp_path: Path) -> None:
+    (tmp_path / "5e551011-0000-4000-8000-000000000004.jsonl").write_text(
+        '{"type": "attachment", "sessionId": "s", "attachment": {"type": "skill_listing", "listing": "the skills"}}\n'
+        '{"type": "attachment", "sessionId": "s", "attachment": {"type": "skill_listing", "content": "the skills", "skillCount": 1}}\n'
+    )
+    report = coverage([str(tmp_path)])
+    assert line_of(report, "attachment", "skill_listing").generic == 1

@@ -484,6 +484,9 @@ class Conversation:
         said = "" if tasks else _attachment_text(data) or _files_text(data.get("files"))
         text = "\n\n".join(p for p in (said, skills_text(data.get("skills"))) if p.strip())
         if not text.strip() and not tasks:
+            if odd_reminder(data):
+                self._other_attachment(line, entry)  # its words under another name: its fields, as they are
+                return
             self.report.mark(line, Outcome.METADATA)
             return
         self._emit(line, m.Reminder(text=text, tasks=tasks), entry)
@@ -752,6 +755,15 @@ def _payload_out(text: str) -> str:
     return text
 
 
+def odd_reminder(data: dict[str, Any]) -> bool:
+    """Whether a reminder Claude Code gave the model (``_REMINDERS``) has no words where
+    it writes them (``_TEXT_KEYS``, its content's tasks) and fields of its own: its
+    words under another name, a shape not known."""
+    if data.get("type") not in _REMINDERS or data.keys() <= _REMINDER_FIELDS:
+        return False
+    return not _attachment_text(data).strip() and not tasks_of(data.get("content"))
+
+
 def attached_of(data: dict[str, Any]) -> m.Attached | None:
     """An attachment that carries a file, or lines of one, as the content model has
     it; None when its fields are not of the shapes Claude Code writes."""
@@ -797,6 +809,12 @@ _TEXT_KEYS = ("content", "text", "prompt", "stdout", "stderr", "addedBlocks")
 # A hook's fields that say which hook ran and how, not what it said; what it said is
 # in _TEXT_KEYS, "message" or "blockingError"; any other field is shown by its name.
 _HOOK_FIELDS = frozenset({"type", "hookName", "hookEvent", "toolUseID", "command", "durationMs", "exitCode", "message", "blockingError", *_TEXT_KEYS})
+# The reminders Claude Code gives the model, which are their words (in _TEXT_KEYS, or
+# the todos or tasks of their content), and their fields that count them, or name
+# the model, rather than say anything. One of these with other fields and no words is
+# of a shape not known.
+_REMINDERS = frozenset({"skill_listing", "critical_system_reminder", "todo_reminder", "task_reminder", "silent_turn_reminder", "batching_reminder_sent"})
+_REMINDER_FIELDS = frozenset({"type", "itemCount", "skillCount", "isInitial", "model", *_TEXT_KEYS})
 
 
 def _diagnostics(files: Any) -> tuple[Any, str]:
