@@ -1225,6 +1225,19 @@ def test_a_reminder_whose_words_are_under_another_name_is_shown_with_its_fields(
     assert converted.reports[0].outcomes[5].value == "metadata"
 
 
+def test_an_image_or_a_document_given_by_a_source_of_another_kind_is_shown_with_all_its_fields(tmp_path: Path) -> None:
+    """A file of the Files API, given by its id rather than its bytes: the image was
+    said to be one that could not be decoded, the document one of 0 bytes, the id
+    left out."""
+    path = tmp_path / f"{SESSION.format(95)}.jsonl"
+    path.write_bytes(lines(entry(1, message={"role": "user", "content": [
+        {"type": "text", "text": "look at these"}, {"type": "image", "source": {"type": "file", "file_id": "file_the_image"}},
+        {"type": "document", "source": {"type": "file", "file_id": "file_the_document"}, "title": "spec"}]})))  # fmt: skip
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "file_the_image" in markdown and "file_the_document" in markdown
+    assert "could not be decoded" not in markdown and "0 bytes" not in markdown
+
+
 def test_a_subagents_meta_json_that_cannot_be_used_is_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Its subagent is shown without what it would have told (its type, its
     description), and the log says why, naming the files."""

@@ -146,10 +146,19 @@ _SAYS: dict[str, tuple[type[Raw], str, tuple[type, ...]]] = {
 }
 
 
+# The kinds of source the bytes of an image or a document are given by. One of another
+# kind (a file of the Files API, given by its id) is a shape not known: kept whole,
+# with all its fields, rather than shown as an image that could not be decoded.
+_SOURCES: dict[str, tuple[str, ...]] = {"image": ("base64", "url"), "document": ("base64", "text", "url")}
+
+
 def _block_tag(value: Any) -> str:
     kind = _kind(value)
     if kind == "server_tool_use":
         return "tool_use"
+    source = value.get("source") if kind in _SOURCES and isinstance(value, dict) else None
+    if isinstance(source, dict) and source.get("type", "base64") not in _SOURCES[str(kind)]:
+        return "unknown"
     if kind in _SAYS and isinstance(value, dict):
         model, says, takes = _SAYS[kind]
         if says in value and not isinstance(value[says], takes):
