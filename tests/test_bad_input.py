@@ -68,6 +68,10 @@ CASES: dict[str, tuple[bytes, str, str]] = {
         "an answer that lost its type"),
     "no_message": (lines(entry(1), entry(2, "assistant"), {k: v for k, v in entry(3, toolUseResult="the output of a lost message").items() if k != "message"}),
                    ":2: assistant entry has no message: shown with all its fields", "the output of a lost message"),
+    # An attachment whose attachment is not an object (a text, a list): its words were
+    # dropped, an empty note shown.
+    "attachment_not_object": (lines(entry(1), {"type": "attachment", "uuid": "a2", "sessionId": SESSION.format(0), "attachment": "what the attachment said"}),
+                               ":2: attachment entry has an attachment that is not an object: shown with all its fields", "what the attachment said"),
     # A line cut inside a string, in the middle of the file: named for what it is, not
     # for the line end inside the string ("Invalid control character").
     "cut_in_a_string": (lines(entry(1))[:-1] + b"\n" + json.dumps(entry(2)).encode()[:60] + b"\n" + lines(entry(3)),

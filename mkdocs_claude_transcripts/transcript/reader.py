@@ -17,7 +17,7 @@ from ..report import FileReport, Level, Outcome
 from .encoding import open_utf8
 from .halves import HALF_ESCAPE, whole_characters
 from .jsonstrings import DECODER, loads
-from .raw import ENTRY, UNKNOWN, AnyEntry, AssistantEntry, UnknownEntry, UserEntry
+from .raw import ENTRY, UNKNOWN, AnyEntry, AssistantEntry, AttachmentEntry, UnknownEntry, UserEntry
 from .types import ENTRY_TYPES
 
 if TYPE_CHECKING:
@@ -160,8 +160,9 @@ def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEn
         if found[0]:
             report.problem(number, f"{found[0]} half character(s) of UTF-16 (a text cut inside an emoji) shown as \ufffd", Level.INFO)
     data = _typed(data, number, report)
-    if isinstance(data, dict) and data.get("type") in ("user", "assistant") and not isinstance(data.get("message"), dict):
-        lack = "has no message" if data.get("message") is None else "has a message that is not an object"
+    holds = _HOLDS.get(data.get("type")) if isinstance(data, dict) and isinstance(data.get("type"), str) else None
+    if holds is not None and not isinstance(data.get(holds), dict):
+        lack = f"has no {holds}" if data.get(holds) is None else f"has {'an' if holds[0] in 'aeiou' else 'a'} {holds} that is not an object"
         report.problem(number, f"{data['type']} entry {lack}: shown with all its fields")
         dropped: list[str] = []
         entry = _as_unknown(data, dropped)
@@ -175,11 +176,18 @@ def _entry_of(data: Any, number: int, report: FileReport, halves: bool) -> AnyEn
     return _repair(data, errors, number, report)
 
 
+# The field that holds what an entry of a kind says, an object: without it, or with
+# it of another type, the entry is shown with all its fields.
+_HOLDS = {"user": "message", "assistant": "message", "attachment": "attachment"}
+
+
 def _whole(entry: AnyEntry) -> bool:
-    """Whether an entry names its type, and a prompt or an answer has its message (see
-    ``_entry_of`` for those that do not)."""
+    """Whether an entry names its type, and a prompt, an answer or an attachment has
+    the object that holds what it says (see ``_entry_of`` for those that do not)."""
     if isinstance(entry, (UserEntry, AssistantEntry)):
         return "message" in entry.model_fields_set
+    if isinstance(entry, AttachmentEntry):
+        return "attachment" in entry.model_fields_set
     return not isinstance(entry, UnknownEntry) or isinstance(entry.type, str)
 
 
