@@ -1102,6 +1102,7 @@ def test_a_block_whose_words_are_of_another_type_is_shown_with_all_its_fields(tm
     for said in ("a prompt as one block", "an answer in a list", "a thinking as an object", "a result as one block", '"content": 404',
                  "an answer as one block", "a text among blocks"):  # fmt: skip
         assert said in markdown, said
+    assert "Unknown block" in markdown and "None" not in markdown  # (a block that gives no type is not titled "None block")
     assert converted.reports[0].unaccounted() == []
 
 

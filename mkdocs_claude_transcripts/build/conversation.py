@@ -182,7 +182,7 @@ class Conversation:
                 self._metadata(line, entry)
             case raw.UnknownEntry():
                 data = _payloads_out(entry.model_dump(mode="json", exclude_unset=True))  # as the file holds it
-                self._emit(line, m.Unknown(type=str(data.get("type")), data=data), entry)
+                self._emit(line, m.Unknown(type=_kind_named(data.get("type")), data=data), entry)
             case _:
                 # Titles, summaries, progress: they describe the session; the
                 # session builder reads what it needs.
@@ -604,7 +604,7 @@ class Conversation:
 
     def _block(self, line: int, entry: Any, block: Any) -> bool:
         data = _payloads_out(block.model_dump(mode="json") if hasattr(block, "model_dump") else {"value": block})
-        return self._emit(line, m.Unknown(type=f"{data.get('type')} block", data=data), entry)
+        return self._emit(line, m.Unknown(type=" ".join(filter(None, (_kind_named(data.get("type")), "block"))), data=data), entry)
 
     # ------------------------------------------------------------ helpers
 
@@ -897,6 +897,12 @@ def _same_result(first: m.ToolResult | None, again: m.ToolResult) -> bool:
     if first is None or again.output not in (None, first.output):
         return False
     return first.model_dump(exclude=_PLACE) == again.model_dump(exclude=_PLACE)
+
+
+def _kind_named(kind: Any) -> str:
+    """The type an entry or a block gives itself, as its title names it: none for one
+    that gives none (not "None")."""
+    return "" if kind in (None, "") else str(kind)
 
 
 def _full_text(path: str) -> str:
