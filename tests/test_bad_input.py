@@ -1482,3 +1482,18 @@ def test_small_lines_one_after_the_other_are_each_a_line_of_their_own(tmp_path: 
     shown = [" ".join(p.get_text().split()) for p in article.select("p.ct-meta")]
     assert "Turn took 1.0 s" in shown and "Turn took 2.0 s" in shown
     assert shown.count("Thinking (not recorded)") == 2
+
+
+def test_a_commands_output_recorded_beside_a_result_with_no_text_is_shown(tmp_path: Path) -> None:
+    """A command's result whose text is empty, its output in what Claude Code records
+    beside it (``toolUseResult.stdout``): the page said "No output.", while it showed
+    the error output recorded there."""
+    path = tmp_path / f"{SESSION.format(88)}.jsonl"
+    path.write_bytes(lines(
+        entry(1), call(2, "make"),
+        entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": ""}]},
+              toolUseResult={"stdout": "built 3 targets", "stderr": "a warning", "interrupted": False}),
+    ))  # fmt: skip
+    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    assert "built 3 targets" in markdown and "a warning" in markdown
+    assert "No output" not in markdown

@@ -178,7 +178,10 @@ class BashView(ToolView):
 
     def output(self, result: m.ToolResult, call: m.ToolCall, args: m.BashInput, ctx: PageContext) -> list[str]:
         shell = result.output if isinstance(result.output, m.ShellOutput) else None
-        lines = text_output(result, ctx)
+        if shell is not None and not result.text.strip() and shell.stdout.strip():
+            lines = ctx.output(strip_ansi(shell.stdout))  # a result with no text, its output beside it
+        else:
+            lines = text_output(result, ctx)
         if shell is None:
             return lines
         facts = []
