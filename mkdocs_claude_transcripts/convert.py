@@ -29,6 +29,7 @@ from .render.context import RenderOptions
 from .render.flavour import FLAVOURS, Flavour, one_file
 from .render.guard import MARKER
 from .render.index import contents, index_pages
+from .render.text import plural
 from .report import Level, condensed
 from .workers import cores, in_workers
 
@@ -369,10 +370,10 @@ def report_text(converted: list[Converted]) -> str:
     for done in converted:
         problems = sum(1 for report in done.reports for p in report.problems if p.level is not Level.INFO)
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(done.redactions.items())) or "nothing"
-        lines.append(f"{done.source.src_uri}: {done.row.messages:,} messages; redacted: {kinds}; {problems} problems")
+        lines.append(f"{done.source.src_uri}: {plural(done.row.messages, 'message')}; redacted: {kinds}; {plural(problems, 'problem')}")
         total += done.redactions
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(total.items())) or "nothing"
-    lines.append(f"{len(converted)} sessions; redacted in all: {kinds}")
+    lines.append(f"{plural(len(converted), 'session')}; redacted in all: {kinds}")
     return "\n".join(lines) + "\n"
 
 

@@ -145,7 +145,7 @@ def test_the_report_says_what_would_be_redacted_and_writes_nothing(tmp_path: Pat
     (tmp_path / "s1.jsonl").write_text(json.dumps(line) + "\n{not json\n" + json.dumps({**line, "uuid": "u2"}) + "\n")
     status, out, _ = convert(str(tmp_path), "--report", capsys=capsys)
     assert status == 0
-    assert "s1.jsonl: " in out and "github-token" in out and "1 problems" in out
+    assert "s1.jsonl: " in out and "github-token" in out and "1 problem" in out and "1 problems" not in out
     assert "s1.jsonl:2" in out  # the bad line, by number
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s1.jsonl"]
 
@@ -593,7 +593,7 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped_on_a_strict_stream(tmp_
                           env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"}, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()
     assert f"caf\\xe9.jsonl:{bad_line}: not valid JSON".encode() in done.stdout
-    assert b"caf\\xe9.jsonl: 10 messages; redacted: nothing; 1 problems" in done.stdout
+    assert b"caf\\xe9.jsonl: 10 messages; redacted: nothing; 1 problem\n" in done.stdout
 
     class Terminal(io.TextIOWrapper):
         def isatty(self) -> bool:
