@@ -346,6 +346,36 @@ def test_math_in_a_transcript_reaches_arithmatex_as_on_a_page_of_the_site(tmp_pa
     assert "a literal &#123;." in ours.get_text() and "{onclick=alert(1)} after" in ours.get_text()
 
 
+@pytest.mark.parametrize("generic", [True, False])
+def test_math_that_would_make_markup_in_the_browser_is_shown_as_text(tmp_path: Path, generic: bool) -> None:
+    """MathJax turns ``\\href{javascript:...}{x}`` into a link that runs a script, and
+    ``\\class``, ``\\cssId``, ``\\style``, ``\\bbox``'s styles and ``\\mmlToken``'s
+    attributes into markup (a red box over the whole page): a transcript's math holding
+    one is not given to arithmatex, whose math MathJax reads, but shown as text. Math
+    beside it still is math."""
+    commands = [
+        "\\href{javascript:alert(1)}{click}", "\\class{planted}{x}", "\\cssId{planted}{x}",
+        "\\style{position:fixed;top:0;left:0;width:100%;height:100%}{x}", "\\bbox[position:fixed;top:0]{x}",
+        "\\mmlToken{mi}[href='javascript:alert(2)']{x}", "\\require{html}", "\\unicode[f]{x41}",
+        "\\htmlClass{planted}{x}", "\\url{javascript:alert(3)}",
+    ]  # fmt: skip
+    text = "\n\n".join([*(f"Inline ${command}$ and \\({command}\\)." for command in commands),
+                        "$$\n\\href{javascript:alert(4)}{block}\n$$", "\\begin{align}\n\\style{color:red}{a} &= b\n\\end{align}",
+                        "Still math: $\\frac{a}{b}$ and $\\hrefs$ and $\\classes{x}$."])  # fmt: skip
+    root = make_site(tmp_path, config=f"markdown_extensions:\n  - pymdownx.arithmatex:\n      generic: {str(generic).lower()}\n")
+    session = "c0c0c0c0-0000-4000-8000-00000000000d"
+    (root / "docs" / f"{session}.jsonl").write_text(json.dumps({
+        "type": "assistant", "uuid": "00000000-0000-4000-8000-000000000000", "sessionId": session, "timestamp": "2025-05-05T10:00:00.000Z",
+        "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": text}]}}) + "\n", encoding="utf-8")  # fmt: skip
+    article = BeautifulSoup((build(root) / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    found = [element.get_text() for element in article.select(".arithmatex, script[type^='math/tex']")]
+    assert found == ["\\(\\frac{a}{b}\\)", "\\(\\hrefs\\)", "\\(\\classes{x}\\)"] if generic else ["\\frac{a}{b}", "\\hrefs", "\\classes{x}"]
+    shown = article.get_text()
+    for command in commands:
+        assert f"${command}$" in shown, command
+    assert "\\href{javascript:alert(4)}{block}" in shown and "\\style{color:red}{a} &= b" in shown
+
+
 def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_path: Path) -> None:
     """A system entry's subtype and an attachment's type title their notes: one that is
     not a kind's words (``api_error``) keeps its letters, so that a secret written in

@@ -7,6 +7,12 @@ stands, entities included, and escapes it once more: ``\\frac{a}{b}`` reached Ma
 as ``\\frac&#123;a&#125;&#123;b&#125;``. On a transcript page, its patterns are given
 the math with those entities read back, as the transcript wrote it; arithmatex then
 escapes it as it does on any page.
+
+Math that asks the browser's math library for more than math is not read back:
+MathJax (and KaTeX, where a site trusts it) turns ``\\href{javascript:...}{x}`` into a
+link that runs a script, and ``\\class``, ``\\cssId``, ``\\style``, ``\\bbox``'s styles
+or ``\\mmlToken``'s attributes into markup of the transcript's making (a box over the
+whole page). Such math is shown as the text it is, as the rest of the transcript.
 """
 
 from __future__ import annotations
@@ -20,6 +26,15 @@ from markdown import Markdown
 # The entities ``markdown.py`` writes for a transcript's characters, read in one pass
 # (``&amp;#123;``, a transcript's own "&#123;", is read back as that text).
 _ENTITY = re.compile(r"&(?:amp|lt|gt|#\d{1,7});")
+
+
+# The commands of MathJax and KaTeX that write a link, an id, a class, a style or an
+# attribute, load an extension, or name a font: as a transcript writes them, or with
+# their backslash written as an entity.
+_ACTIVE = re.compile(
+    r"\\(?:href|url|class|cssId|style|data|attr|bbox|mmlToken|require|unicode|includegraphics"
+    r"|html(?:Class|Id|Style|Data))(?![A-Za-z])"
+)
 
 
 def as_written(text: str) -> str:
@@ -41,6 +56,8 @@ def _inline(handle: Any, compiled: re.Pattern[str]) -> Any:
     def handle_match(match: re.Match[str], data: str) -> Any:
         text = match.group()
         written = as_written(text)
+        if _ACTIVE.search(written):
+            return None, None, None  # shown as text
         again = compiled.match(written) if written != text else None
         if again is None or again.end() != len(written):
             return handle(match, data)
@@ -53,6 +70,7 @@ def _inline(handle: Any, compiled: re.Pattern[str]) -> Any:
 def _block(test: Any) -> Any:
     # The block processor keeps the match its test found, and reads the math from it.
     def test_as_written(parent: Any, block: str) -> bool:
-        return test(parent, as_written(block))
+        written = as_written(block)
+        return not _ACTIVE.search(written) and test(parent, written)
 
     return test_as_written
