@@ -44,6 +44,7 @@ from mkdocs.utils import meta
 
 from . import outputs
 from .cache import Cache, CachedPage, Section, fingerprint
+from .render.guard import hidden, shown
 from .render.markdown import BREAK, OUTPUT_END, OUTPUT_START, TITLED
 from .rendering import WarningCount, render
 from .search import Spool
@@ -113,10 +114,17 @@ class Pages:
         self._read.add(page.file.src_uri)
         return page.file.content_string
 
+    def hide_directives(self, markdown: str, page: Page) -> str:
+        """First of the plugins: the other plugins see no directive of theirs in a
+        transcript page (``render.guard.hidden``); ``markdown`` shows them again."""
+        return hidden(markdown) if page.file.src_uri in self.ours else markdown
+
     def markdown(self, markdown: str, page: Page) -> str:
         """Last of the plugins: what is rendered is what the other plugins made of it."""
         if page.file.src_uri not in self.ours:
             return markdown
+        if (written := shown(markdown)) is not markdown:
+            markdown = page.markdown if written == page.markdown else written
         # As read (page.markdown is replaced once all plugins are done), its digest is known.
         unchanged = markdown is page.markdown and page.file.src_uri in self._read
         digest = self.digests.get(page.file.src_uri) if unchanged else None

@@ -451,10 +451,16 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         return self.pages.read_source(page) if self.pages else None
 
+    def _hide_directives(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        return self.pages.hide_directives(markdown, page) if self.pages else markdown
+
     def _cached_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         return self.pages.markdown(markdown, page) if self.pages else markdown
 
     on_page_markdown = CombinedEvent(
+        # First, before the plugins that want to be first (mkdocs-include-markdown-plugin,
+        # at 100): no other plugin reads its directives in a transcript's code.
+        event_priority(1000)(_hide_directives),
         # After the plugins that render a page's Markdown as a template (mkdocs-macros, at
         # 0), which would run what an excerpt shows of a transcript.
         event_priority(-50)(_embed),

@@ -294,6 +294,56 @@ def test_critic_marks_in_a_transcript_are_shown_as_written(tmp_path: Path) -> No
     assert '<del class="critic">edit</del>' in home  # the site's own pages are left to it
 
 
+# A hook that does what mkdocs-include-markdown-plugin does, first of the plugins: the
+# file a page's '{% include "..." %}' names, wherever it is in the page, takes its place.
+_INCLUDE_HOOK = """import re
+from pathlib import Path
+from mkdocs.plugins import event_priority
+
+@event_priority(100)
+def on_page_markdown(markdown, page, config, files):
+    return re.sub(r'\\{%\\s*include\\s+"([^"]+)"\\s*%\\}', lambda m: Path(m.group(1)).read_text(), markdown)
+"""
+
+
+@pytest.mark.parametrize("order", ["tags first", "tags last"])
+def test_a_plugins_directive_in_a_transcripts_code_is_shown_as_written(tmp_path: Path, order: str) -> None:
+    """Other plugins read their directives anywhere in a page's Markdown, code
+    included. Material's tags plugin read "<!-- material/tags ... -->": a command's
+    output holding one with options YAML cannot read stopped the build (on the
+    session's page, and on a page showing an excerpt of it). mkdocs-include-markdown-
+    plugin read '{% include "/path" %}': the file it names was published in the
+    transcript's page. Both are shown as written; the site's own pages keep theirs."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the build machine's secret")
+    plugins = ["  - tags", "  - claude-transcripts"]
+    root = make_site(tmp_path / "site")
+    (root / "hooks.py").write_text(_INCLUDE_HOOK)
+    (root / "mkdocs.yml").write_text("site_name: Test\ntheme:\n  name: material\nhooks:\n  - hooks.py\nplugins:\n  - search\n"
+                                     + "\n".join(plugins if order == "tags first" else plugins[::-1]) + "\n")  # fmt: skip
+    session = "c0c0c0c0-0000-4000-8000-00000000000e"
+    output = f'before\n<!-- material/tags {{ [[[ }} -->\n<!--material/tags-->\n{{% include "{secret}" %}}\nafter'
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Show me the tags page: `<!-- material/tags { ]] } -->`"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/tags.md"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    (root / "docs" / "index.md").write_text(f"---\ntags: [home]\n---\n# Home\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
+    (root / "docs" / "tags.md").write_text(f'# Tags\n\n<!-- material/tags -->\n\n{{% include "{secret}" %}}\n')
+    site = build(root)
+    for page in (site / session / "index.html", site / "index.html"):
+        article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
+        assert output in article.select_one("details.ct-tool").get_text(), page
+        assert "<!-- material/tags { ]] } -->" in article.select_one(".ct-user").get_text(), page
+        assert "the build machine's secret" not in article.get_text(), page
+    tags = BeautifulSoup((site / "tags" / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    assert tags.find(id="tag:home") and "the build machine's secret" in tags.get_text()
+
+
 def test_a_marked_section_that_html_parsers_refuse_does_not_stop_the_build(tmp_path: Path) -> None:
     """MkDocs reads every page's text with Python's HTMLParser, which stops at a
     ``<![`` opening no section it knows: in a code span of a prompt, an answer or a

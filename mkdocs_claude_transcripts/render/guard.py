@@ -31,6 +31,29 @@ MARKER = "<!-- claude-transcripts:page -->"
 # the next part): it is kept in the HTML, where the plugin cuts the page into the
 # HTML of each section (rendering.py), then takes it out. No other raw HTML is.
 SECTION = "<!-- claude-transcripts:section -->"
+# What other plugins read as their directives in a page's Markdown, wherever it is,
+# code included: the start of a comment (Material's tags plugin made a listing of a
+# transcript's "<!-- material/tags -->", and stopped the build on one whose options
+# YAML could not read) and of a template's tag (mkdocs-include-markdown-plugin put
+# the file a transcript's '{% include "/etc/passwd" %}' names into the site; "{{",
+# "{#"). In a transcript page and in an excerpt, the other plugins see each with a
+# control character inside (``hidden``), which transcript text never holds (``clean``
+# in markdown.py): a page's are shown again before MkDocs renders it (pages.py), an
+# excerpt's as Python-Markdown reads it (``_ExcerptsAside``).
+_DIRECTIVE_START = re.compile(r"<!(?=--)|\{(?=[{%#])")
+_HIDE = "\x1f"
+
+
+def hidden(text: str) -> str:
+    """``text`` with the directives of other plugins hidden from them."""
+    return _DIRECTIVE_START.sub("\\g<0>" + _HIDE, text) if "<!--" in text or "{" in text else text
+
+
+def shown(text: str) -> str:
+    """``text`` as it was before ``hidden``."""
+    return text.replace(_HIDE, "") if _HIDE in text else text
+
+
 # The lines around an excerpt of a session in a page of the site (embed.py), which
 # has no guard: the same hash in both, of the excerpt's Markdown, which the
 # excerpt's text cannot hold. They are taken out before the page is read.
@@ -106,7 +129,7 @@ def excerpt_lines(lines: list[str], indent: str) -> list[str]:
     after ``indent`` (the block's that asked for it), between the excerpt's lines."""
     digest = hashlib.blake2b("\n".join(lines).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
     start, end = f"<!-- claude-transcripts:excerpt {digest} -->", _EXCERPT_END.format(digest)
-    return [indent + start, *(indent + line if line else "" for line in lines), indent + end]
+    return [indent + start, *(indent + hidden(line) if line else "" for line in lines), indent + end]
 
 
 class _ExcerptsAside(Preprocessor):
@@ -132,12 +155,13 @@ class _ExcerptsAside(Preprocessor):
                 out.append(lines[i])
                 i += 1
                 continue
+            excerpt = [shown(line) for line in lines[i + 1 : last]]
             if aside:
                 place = f"ct-excerpt-{len(self.md.ct_excerpts)}-{start[1]}"  # type: ignore[attr-defined]
-                self.md.ct_excerpts[place] = lines[i + 1 : last]  # type: ignore[attr-defined]
+                self.md.ct_excerpts[place] = excerpt  # type: ignore[attr-defined]
                 out.append(place)
             else:
-                out += lines[i + 1 : last]
+                out += excerpt
             i = last + 1
         return out
 
