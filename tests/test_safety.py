@@ -344,6 +344,57 @@ def test_a_plugins_directive_in_a_transcripts_code_is_shown_as_written(tmp_path:
     assert tags.find(id="tag:home") and "the build machine's secret" in tags.get_text()
 
 
+# A Python-Markdown extension that does what markdown-include does, before any other:
+# the file a page's "{!path!}" names, wherever it is in the page, takes its place.
+_INCLUDE_EXTENSION = """import re
+from pathlib import Path
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+
+class Include(Preprocessor):
+    def run(self, lines):
+        return [re.sub(r"\\{!\\s*(.+?)\\s*!\\}", lambda m: Path(m.group(1)).read_text().strip(), line) for line in lines]
+
+class IncludeExtension(Extension):
+    def extendMarkdown(self, md):
+        md.preprocessors.register(Include(md), "include", 101)
+
+def makeExtension(**kwargs):
+    return IncludeExtension(**kwargs)
+"""
+
+
+def test_an_include_of_an_extension_in_a_transcripts_code_is_shown_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """markdown-include reads "{!path!}" anywhere in a page, code included, before any
+    other extension: a command's output holding one published the file it named, on
+    the session's page and in an excerpt. It is shown as written; the site's own pages
+    keep their includes."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the build machine's secret")
+    (tmp_path / "include_like.py").write_text(_INCLUDE_EXTENSION)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    root = make_site(tmp_path / "site", config="markdown_extensions:\n  - include_like\n")
+    session = "c0c0c0c0-0000-4000-8000-00000000000f"
+    output = f"before {{!{secret}!}} after"
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": f"Read `{{!{secret}!}}`, then:\n\n```\n{{!{secret}!}}\n```"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/page.md"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    (root / "docs" / "index.md").write_text(f"# Home\n\nOurs: {{!{secret}!}}\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
+    site = build(root)
+    for page in (site / session / "index.html", site / "index.html"):
+        article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
+        assert output in article.select_one("details.ct-tool").get_text(), page
+        prompt = article.select_one(".ct-user").get_text()
+        assert f"Read {{!{secret}!}}, then:" in prompt and prompt.count(f"{{!{secret}!}}") == 2, page
+        assert article.get_text().count("the build machine's secret") == (page.parent == site), page
+
+
 def test_a_marked_section_that_html_parsers_refuse_does_not_stop_the_build(tmp_path: Path) -> None:
     """MkDocs reads every page's text with Python's HTMLParser, which stops at a
     ``<![`` opening no section it knows: in a code span of a prompt, an answer or a

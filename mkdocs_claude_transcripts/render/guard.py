@@ -36,11 +36,13 @@ SECTION = "<!-- claude-transcripts:section -->"
 # transcript's "<!-- material/tags -->", and stopped the build on one whose options
 # YAML could not read) and of a template's tag (mkdocs-include-markdown-plugin put
 # the file a transcript's '{% include "/etc/passwd" %}' names into the site; "{{",
-# "{#"). In a transcript page and in an excerpt, the other plugins see each with a
-# control character inside (``hidden``), which transcript text never holds (``clean``
-# in markdown.py): a page's are shown again before MkDocs renders it (pages.py), an
-# excerpt's as Python-Markdown reads it (``_ExcerptsAside``).
-_DIRECTIVE_START = re.compile(r"<!(?=--)|\{(?=[{%#])")
+# "{#"), and so does the Python-Markdown extension markdown-include ("{!/etc/passwd!}").
+# In a transcript page and in an excerpt, the other plugins see each with a control
+# character inside (``hidden``), which transcript text never holds (``clean`` in
+# markdown.py): a page's are shown again before MkDocs renders it (pages.py), then
+# hidden from the extensions that read the page first (``_Hidden``) up to the guard;
+# an excerpt's as Python-Markdown reads it (``_ExcerptsAside``).
+_DIRECTIVE_START = re.compile(r"<!(?=--)|\{(?=[{%#!])")
 _HIDE = "\x1f"
 
 
@@ -85,12 +87,23 @@ _SRC = re.compile(r"^images/[0-9a-f]{16}\.(?:png|jpg|gif|webp)$")
 _UNSAFE_ATTRIBUTE = re.compile(r"^(?:on|style$|srcdoc$|formaction$|xlink:|action$|background$)", re.IGNORECASE)
 
 
+class _Hidden(Preprocessor):
+    """First of all: on a transcript page, the directives of the extensions that read
+    a page before the guard does (markdown-include) are hidden from them."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not lines or lines[0].strip() != MARKER:
+            return lines
+        return [lines[0], *map(hidden, lines[1:])]
+
+
 class _Marker(Preprocessor):
     """Notices the marker, and turns the guard on for this page."""
 
     def run(self, lines: list[str]) -> list[str]:
         if not lines or lines[0].strip() != MARKER:
             return lines
+        lines = list(map(shown, lines))  # (``_Hidden``)
         self.md.ct_guard = True  # type: ignore[attr-defined]
         blocks = self.md.preprocessors
         if "html_block" in blocks:
@@ -249,6 +262,7 @@ def _replace_with_text(parent: etree.Element, index: int, child: etree.Element) 
 class GuardExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         md.ct_guard = False  # type: ignore[attr-defined]
+        md.preprocessors.register(_Hidden(md), "ct_hidden", 1000)  # markdown-include's is 101
         md.preprocessors.register(_Marker(md), "ct_guard", 35)
         md.preprocessors.register(_Sections(md), "ct_sections", 29)  # once whitespace is normalised
         md.preprocessors.register(_ExcerptsAside(md), "ct_excerpts_aside", 31.2)  # pymdownx.critic's is 31.1
