@@ -354,3 +354,29 @@ def test_kept_line_breaks_are_lines_on_the_page(text: str, lines: list[list[str]
     page = render(prose(text, line_breaks=True))
     shown = [[part.strip() for part in "".join(map(str, p.contents)).split("<br/>")] for p in page.find_all(["p", "li"]) if not p.find("p")]
     assert [[BeautifulSoup(part, "html.parser").get_text() for part in p] for p in shown] == lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The table dp[i][j] holds the best cost.",
+        "See [the docs][j] and [i] [j], or [i][].",
+        "> a quote's [i]\n> [j]",
+        "- an item's [i]\n  [j]",
+        "[i]\n[j]",
+        "At https://example.com/q?a=dp[i][j] too.",
+    ],
+)
+def test_brackets_one_after_the_other_are_no_reference(text: str) -> None:
+    """``dp[i][j]`` is a reference link's shape (``[text][label]``, ``[label][]``, on
+    the next line too). No transcript defines a reference, but the page holding it may
+    (an excerpt in a page of the site), and mkdocs-autorefs (mkdocstrings) reads every
+    such pair as a reference to the site's pages: ``dp[i][j]`` was a link to the page
+    "j" names, shown as "dpi", and in an excerpt a label the site did not know stopped
+    a strict build. Here the page defines the label: the text is still as written.
+    (A label alone, ``[j]``, is a link to what the page defines, as on any page.)"""
+    soup = render([*prose(text), "", "[j]: https://example.com/j"])
+    assert not soup.find_all("a"), soup
+    shown = soup.get_text()
+    for line in text.split("\n"):
+        assert line.lstrip("-> ") in shown, (line, shown)

@@ -1439,6 +1439,8 @@ def _prose_line(line: str, previous: str, item_text: bool = False, after_rule: b
         # A link reference, footnote or abbreviation definition would vanish; show it.
         at = definition.end("lead")
         escaped = escaped[:at] + "\\" + escaped[at:]
+    if bracket and previous.endswith("]") and escaped[(at := _text_start(escaped, item_text)) : at + 1] == "[":
+        escaped = escaped[:at] + "\\" + escaped[at:]  # a reference's label on the next line (see _REFERENCE)
     return escaped
 
 
@@ -1520,6 +1522,8 @@ def _escape_text(text: str) -> str:
 
 
 def _escaped_plain(text: str) -> str:
+    if "]" in text and _REFERENCE.search(text):
+        text = _REFERENCE.sub(r"\1\\[", text)
     if "*" in text:
         text = _GLOB_STAR.sub(r"\\*", text)
     return _braces_and_directives(text.replace("&", "&amp;").replace("<", "&lt;"))
@@ -1541,6 +1545,15 @@ def _braces_and_directives(text: str) -> str:
     if "!!!" in text or "???" in text or "///" in text or "===" in text:
         text = _DIRECTIVE.sub(_directive, text)
     return text
+
+
+# A "[" right after a "]" (or after it and a space): with the one before, a reference
+# link (``[text][label]``, ``dp[i][j]``). No transcript defines one (a definition is
+# shown as text), but mkdocs-autorefs (mkdocstrings) reads every such pair as a
+# reference to the site's pages: ``dp[i][j]`` was shown as "dpi", linked to the
+# section of a page of the site named "j", and, in an excerpt, an address it did not
+# know stopped a strict build. The "[" is escaped; the text is the same.
+_REFERENCE = re.compile(r"(\][ \t]?)\[")
 
 
 # A web address written as it is (not a link's target): GitHub makes it a link, and
