@@ -126,6 +126,25 @@ def test_a_right_to_left_override_a_title_leaves_open_is_left_out(tmp_path: Path
     assert soup.title.get_text().endswith(" · gnp.exe \u202ekept\u202c - Test")
 
 
+def test_a_change_of_direction_a_blocks_title_leaves_open_is_left_out(tmp_path: Path) -> None:
+    """A right-to-left override in a file's name turned what follows it in a block's
+    title, the plugin's own words: a Read's "/p/\u202eexe.txt (lines 10–14)" showed
+    "/p/(41–01 senil) txt.exe". As in a page's title, the ones the name leaves open
+    are left out, and one it ends is kept."""
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Read them"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/p/\u202eexe.txt", "offset": 10, "limit": 5}},
+            {"type": "tool_use", "id": "t2", "name": "Read", "input": {"file_path": "/p/\u2067a\u202eb\u202cc.txt"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "x"},
+                                                                  {"type": "tool_result", "tool_use_id": "t2", "content": "y"}]}},
+    ]  # fmt: skip
+    (page,) = built_pages(tmp_path, "0ba5e000-0000-4000-8000-000000000004", entries)
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    titles = [summary.get_text().strip() for summary in soup.select("article details.ct-tool > summary")]
+    assert titles == ["Read · /p/exe.txt (lines 10–14)", "Read · /p/a\u202eb\u202cc.txt"]
+
+
 @pytest.mark.parametrize("custom", ["Rewrite in C--", "---", "· note ·"])
 def test_a_title_keeps_the_marks_it_ends_with(tmp_path: Path, custom: str) -> None:
     """The date and its ``·`` are left out where there is no date; a title's own last

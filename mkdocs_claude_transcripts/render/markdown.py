@@ -174,8 +174,13 @@ def _cut_line(line: str, limit: int = LONG_LINE) -> str:
 
 
 def inline(text: str, limit: int | None = None) -> str:
-    """``text`` on one line, shown literally wherever inline Markdown is allowed."""
+    """``text`` on one line, shown literally wherever inline Markdown is allowed; the
+    changes of direction it leaves open left out, as a title's are (``_bidi_balanced``):
+    a file's name in a block's title turned what the plugin writes after it (a Read's
+    "(lines 10–14)" read "(41–01 senil)")."""
     text = " ".join(clean(text).split())
+    if _BIDI.search(text):
+        text = _bidi_balanced(text)
     if limit is not None and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     elif len(text) > LONG_LINE:
