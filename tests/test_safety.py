@@ -477,6 +477,44 @@ def test_math_that_would_make_markup_in_the_browser_is_shown_as_text(tmp_path: P
     assert "\\href{javascript:alert(4)}{block}" in shown and "\\style{color:red}{a} &= b" in shown
 
 
+def test_a_code_span_that_names_a_language_for_inlinehilite_is_shown_as_written(tmp_path: Path) -> None:
+    """pymdownx.inlinehilite reads a code span's "#!lang " (or ":::lang ") as the
+    language to show it in, and a site may give a language to a formatter of its own,
+    as pymdownx's documentation does for math: a transcript's `#!math \\href{...}{x}`
+    reached MathJax, which made a link that ran a script. A transcript's code span is
+    the code it holds, "#!" and all."""
+    config = """markdown_extensions:
+  - pymdownx.arithmatex:
+      generic: true
+  - pymdownx.highlight
+  - pymdownx.inlinehilite:
+      custom_inline:
+        - name: math
+          class: arithmatex
+          format: !!python/object/apply:pymdownx.arithmatex.arithmatex_inline_format {kwds: {mode: generic}}
+  - pymdownx.superfences
+"""
+    root = make_site(tmp_path, config=config)
+    (root / "docs" / "math.md").write_text("# Math\n\nThe site's own `#!math \\frac{a}{b}`.\n")
+    session = "c0c0c0c0-0000-4000-8000-000000000010"
+    spans = ["#!math \\href{javascript:alert(1)}{click}", "#!python print(1)", ":::math \\class{planted}{x}"]
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": " and ".join(f"`{span}`" for span in spans)}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "true", "description": "ok"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "done"}]}},
+    ]  # fmt: skip
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    site = build(root)
+    article = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    assert not article.select(".arithmatex")
+    assert [code.get_text() for code in article.select(".ct-user code")] == spans
+    theirs = BeautifulSoup((site / "math" / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
+    assert theirs.select(".arithmatex")  # the site's own pages keep it
+
+
 def test_a_secret_written_as_the_kind_of_an_entry_is_redacted_in_its_title(tmp_path: Path) -> None:
     """A system entry's subtype and an attachment's type title their notes: one that is
     not a kind's words (``api_error``) keeps its letters, so that a secret written in

@@ -1502,7 +1502,10 @@ def _longest_backticks(text: str) -> int:
 
 def _code_span(code: str) -> str:
     ticks = "`" * (_longest_backticks(code) + 1)
-    pad = " " if not code or code[0] == "`" or code[-1] == "`" else ""
+    # A space before a code that starts as pymdownx.inlinehilite's choice of language
+    # ("#!python", ":::math") leaves it the code's text: "#!math \\href{...}" was given
+    # to a site's math formatter (MathJax made a link that ran a script of it).
+    pad = " " if not code or code[0] == "`" or code[-1] == "`" or code.startswith(("#!", ":::")) else ""
     return f"{ticks}{pad}{code}{pad}{ticks}"
 
 
