@@ -102,6 +102,23 @@ def test_inline_text_is_shown_literally_as_a_title(text: str) -> None:
     assert not title.find_all(True)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["/srv/1/2/file.txt", "reports/1/4/2025", "docs/c/o/x.md", "a (c) b (TM) (r)", "+/- and =/=", "a --> b <-- c <--> d",
+     "the 1st, 22nd, 3rd and 11th", "1/2 of https://x.y/1/2"],
+)  # fmt: skip
+def test_a_title_is_literal_with_smartsymbols(text: str) -> None:
+    """pymdownx.smartsymbols (one of the extensions Material's documentation sets up)
+    reads marks in any text: a file's path in a block's title or a table's cell,
+    "/srv/1/2/file.txt", showed "/srv/½/file.txt", "a --> b" showed "a → b", "1st" a
+    raised "st". A literal text is what was written."""
+    extensions = ["pymdownx.smartsymbols", "pymdownx.magiclink"]
+    soup = render(block("ct-test", inline(text), ["body"]) + [""] + md.table(["a"], [[text]]), more=extensions)
+    shown = soup.select(".admonition-title, td")
+    assert [element.get_text() for element in shown] == [text, text]
+    assert not any(element.find_all(["sup", "sub"]) for element in shown)
+
+
 ADDRESSED = st.lists(
     st.sampled_from(["https://x.y/", "www.x.y/", "http://a_b.c.d/", "_", "__", "*", "**", "(", ")", "[", "]", " ", "a",
                      ".", "?", "!", ";", "&", "&amp;", "#", "\\", "`", ":", "'", '"', "/", "=", "==", "<", "{", "}",

@@ -79,6 +79,14 @@ _INLINE_ESCAPES = {
     ":": "&#58;",  # only where it would open an emoji shortcode, as in :smile:
 }
 _INLINE_RE = re.compile(r"==|:(?=[\w+-]+:)|[" + re.escape("\\`*_{}[]!<&|~^$\"") + "]")
+# Out of web addresses, the character that makes each of pymdownx.smartsymbols' marks
+# (``(c)``, ``c/o``, ``+/-``, ``=/=``, ``1/2``, ``-->``, ``1st``) something else, as a
+# character reference: a literal text is what was written, where a file's path
+# "/srv/1/2/x" showed "/srv/½/x", and "a --> b" "a → b".
+_INLINE_TEXT_RE = re.compile(
+    _INLINE_RE.pattern + r"|(?i:\((?=(?:tm|c|r)\)))|(?<=[cC+=\d])/(?=[oO\-=\d])|(?<=--)>"
+    r"|(?<=\d)(?:s(?=t\b)|n(?=d\b)|r(?=d\b)|t(?=h\b))"
+)
 # In a web address (a title's, a message's), those with a backslash get a character
 # reference instead: pymdownx.magiclink, where a site has it, ends an address at an
 # escape (``https://example.com/a\_b`` was a link to ``https://example.com/a``), and
@@ -194,15 +202,15 @@ def _escaped_inline(text: str) -> str:
     """``text`` with each character that has a meaning in inline Markdown escaped; in
     a web address, in a way that leaves it whole to pymdownx.magiclink."""
     if "://" not in text and "www." not in text.lower():
-        return _INLINE_RE.sub(_inline_escape, text)
+        return _INLINE_TEXT_RE.sub(_inline_escape, text)
     parts: list[str] = []
     last = 0
     for found in _INLINE_ADDRESS.finditer(text):
         end = found.start() + _address_length(found.group())
-        parts.append(_INLINE_RE.sub(_inline_escape, text[last : found.start()]))
+        parts.append(_INLINE_TEXT_RE.sub(_inline_escape, text[last : found.start()]))
         parts.append(_INLINE_RE.sub(_address_escape, text[found.start() : end]))
         last = end
-    parts.append(_INLINE_RE.sub(_inline_escape, text[last:]))
+    parts.append(_INLINE_TEXT_RE.sub(_inline_escape, text[last:]))
     # magiclink reads an address up to a space or a "<", then leaves out the marks at
     # its end: a character reference among them (``~`` as ``&#126;``) would be read
     # into it but for its ";". A break, which shows nothing, ends it where it ends.
@@ -213,7 +221,8 @@ def _escaped_inline(text: str) -> str:
 
 
 def _inline_escape(found: re.Match[str]) -> str:
-    return _INLINE_ESCAPES[found.group()]
+    mark = found.group()
+    return _INLINE_ESCAPES.get(mark) or f"&#{ord(mark)};"
 
 
 def _address_escape(found: re.Match[str]) -> str:
