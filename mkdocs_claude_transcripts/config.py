@@ -145,8 +145,9 @@ class TranscriptsConfig(base.Config):
 
     title_format = c.Type(str, default="{date} · {title}")
     """The title of a session's page and nav entry. `{title}` is the session's title
-    (its custom or AI title, its summary, or else the words of its first prompt's first
-    line, without Markdown marks, cut at a word to 80 columns), `{date}` the day it
+    (its custom or AI title, its summary, cut at a word to 200 columns, or else the
+    words of its first prompt's first line, without Markdown marks, cut at a word to 80
+    columns), `{date}` the day it
     started (YYYY-MM-DD, in the time zone of `timezone`), `{id}` the session id."""
 
     timezone = c.Type(str, default="UTC")

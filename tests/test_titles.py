@@ -145,6 +145,34 @@ def test_a_change_of_direction_a_blocks_title_leaves_open_is_left_out(tmp_path: 
     assert titles == ["Read · /p/exe.txt (lines 10–14)", "Read · /p/a\u202eb\u202cc.txt"]
 
 
+def test_a_long_name_a_transcript_gives_is_cut_where_the_nav_holds_it(tmp_path: Path) -> None:
+    """MkDocs' nav holds every page's title on every page of the site: a custom title
+    of 400 KB (or a subagent's description of as much) made the home page, and every
+    other, 400 KB larger. Such a name is cut at a word to 200 columns, redacted before
+    it is cut (a token across the cut is not left as a piece its pattern misses)."""
+    token = "ghp_" + "Q1w2E3r4T5" * 4
+    custom = "a" * 170 + "-" + token + " word" * 80_000  # cut as it is, 25 of its characters
+    entries = [
+        {"type": "user", "message": {"role": "user", "content": "Start"}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "task " * 80_000, "prompt": "Go", "subagent_type": "x" * 300}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "Done"}]}},
+        {"type": "user", "isSidechain": True, "message": {"role": "user", "content": "Go"}},
+        {"type": "custom-title", "customTitle": custom},
+    ]  # fmt: skip
+    pages = built_pages(tmp_path, "0ba5e000-0000-4000-8000-000000000005", entries)
+    home = tmp_path / "site" / "index.html"
+    for page in [home, *pages]:
+        assert page.stat().st_size < 100_000, page
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        assert "ghp_" not in str(soup), page
+        for link in soup.select(".md-nav__link"):
+            assert len(link.get_text(" ", strip=True)) < 420, link.get_text()[:100]  # (a subagent: its type · its description)
+    soup = BeautifulSoup(pages[0].read_text(encoding="utf-8"), "html.parser")
+    title = soup.h1.get_text()
+    assert title.startswith("a" * 170 + "-[REDACTED:github-token]") and title.endswith(" word…") and len(title) <= 200
+
+
 @pytest.mark.parametrize("custom", ["Rewrite in C--", "---", "· note ·"])
 def test_a_title_keeps_the_marks_it_ends_with(tmp_path: Path, custom: str) -> None:
     """The date and its ``·`` are left out where there is no date; a title's own last

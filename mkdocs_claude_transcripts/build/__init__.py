@@ -16,7 +16,7 @@ from ..transcript.progress import agent_chains
 from ..transcript.reader import read_entries
 from .agents import Spawned, first_prompt, link, settle_ids, split_sidechains
 from .conversation import Conversation
-from .text import shorten
+from .text import named, shorten
 
 __all__ = ["BuildResult", "build_session"]
 
@@ -145,9 +145,9 @@ def _finish(source: SessionSource, session: m.Session, main: Conversation, spawn
         meta = agent.meta
         label = ((meta.agent_type if meta else None) or m.own_agent(agent.agent_id) or "Agent") + " · "
         session.orphan_agent = True
-        session.title = label + ((meta.description if meta else None) or shorten(clean(first_prompt(main.messages)), 60) or agent.agent_id)
+        session.title = named(label + ((meta.description if meta else None) or shorten(clean(first_prompt(main.messages)), 60) or agent.agent_id), clean)
     else:
-        session.title = titles.best(main.uuids, clean(first_prompt(main.messages))) or f"Session {source.session_id[:8]}"
+        session.title = named(titles.best(main.uuids, clean(first_prompt(main.messages))), clean) or f"Session {source.session_id[:8]}"
 
 
 def _inline_agent(group: list[tuple[int, raw.AnyEntry]], conversation: Conversation) -> Spawned:

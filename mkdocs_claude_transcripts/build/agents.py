@@ -18,7 +18,7 @@ from ..render import layout
 from ..report import Level
 from ..transcript import raw
 from .conversation import Conversation
-from .text import shorten
+from .text import named, shorten
 
 AGENT_TOOLS = frozenset({"Task", "Agent"})
 _AGENT_ID_LINE = re.compile(r"agentId:\s*([A-Za-z0-9_-]+)")
@@ -139,6 +139,10 @@ def link(owners: list[tuple[str | None, Conversation]], spawned: list[Spawned], 
     for item in spawned:
         if not item.agent.description and item.prompt:
             item.agent.description = shorten(clean(item.prompt), 60)
+        # (its page's title, in the nav of every page)
+        for name in ("description", "agent_type", "name"):
+            if value := getattr(item.agent, name):
+                setattr(item.agent, name, named(value, clean))
     _break_cycles([item.agent for item in spawned])
     _link_notifications(owners, calls, {item.raw_id: item.agent.id for item in spawned})
     _report_missing(owners, by_agent_id, {item.raw_id for item in spawned})

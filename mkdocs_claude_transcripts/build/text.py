@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 _SPACE = re.compile(r"\s+")
 # Markup a prompt may wrap its words in: a comment, a closing tag, and an opening tag
@@ -41,6 +42,21 @@ def shorten(text: str, width: int = 80) -> str:
         if line:
             return _cut(line, width)
     return _cut(first_code, width) if first_code else ""
+
+
+# How many columns of a name the transcript gives (a session's title, a subagent's
+# description or type) are kept: MkDocs' nav holds it on every page of the site, and a
+# title of a megabyte (a custom-title entry) made every page a megabyte larger.
+NAME_WIDTH = 200
+
+
+def named(text: str, clean: Callable[[str], str] = str) -> str:
+    """``text`` as a name: as it is, or, longer than ``NAME_WIDTH`` columns, on one line
+    and cut at a word; ``clean``ed (redacted) before it is cut, so that no part of a
+    secret is left too short for its pattern."""
+    if len(text) <= NAME_WIDTH // 2 or _cut(line := _collapsed(text), NAME_WIDTH) == line:
+        return text
+    return _cut(_collapsed(clean(text)), NAME_WIDTH)
 
 
 def _collapsed(line: str) -> str:
