@@ -42,7 +42,8 @@ SECTION = "<!-- claude-transcripts:section -->"
 # markdown.py): a page's are shown again before MkDocs renders it (pages.py), then
 # hidden from the extensions that read the page first (``_Hidden``) up to the guard;
 # an excerpt's as Python-Markdown reads it (``_ExcerptsAside``).
-_DIRECTIVE_START = re.compile(r"<!(?=--)|\{(?=[{%#!])")
+# (The plugin's own comments, its marker, sections and excerpts, are left as they are.)
+_DIRECTIVE_START = re.compile(r"<!(?=--)(?!-- ?/?(?:claude-transcripts:|ct-))|\{(?=[{%#!])")
 _HIDE = "\x1f"
 
 
