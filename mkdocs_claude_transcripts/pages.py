@@ -84,8 +84,11 @@ class _State:
 class Pages:
     """The transcript pages of one build (``ours``), through MkDocs' page events."""
 
-    def __init__(self, cache: Cache, markdown_settings: str, search_tool_output: bool, html_wanted: bool) -> None:
+    def __init__(self, cache: Cache, markdown_settings: str, search_tool_output: bool, html_wanted: bool, others_read: bool) -> None:
         self.cache = cache
+        # Other plugins read pages' Markdown (on_page_markdown): the directives of theirs
+        # a transcript page holds are hidden from them.
+        self.others_read = others_read
         # Other plugins read or change pages' HTML (on_page_content): a page from the
         # cache is given to them. If none does, its HTML is read once, for the template.
         self.html_wanted = html_wanted
@@ -116,8 +119,9 @@ class Pages:
 
     def hide_directives(self, markdown: str, page: Page) -> str:
         """First of the plugins: the other plugins see no directive of theirs in a
-        transcript page (``render.guard.hidden``); ``markdown`` shows them again."""
-        return hidden(markdown) if page.file.src_uri in self.ours else markdown
+        transcript page (``render.guard.hidden``), where there are others that read its
+        Markdown; ``markdown`` shows them again."""
+        return hidden(markdown) if self.others_read and page.file.src_uri in self.ours else markdown
 
     def markdown(self, markdown: str, page: Page) -> str:
         """Last of the plugins: what is rendered is what the other plugins made of it."""

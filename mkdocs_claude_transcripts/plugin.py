@@ -176,7 +176,8 @@ class TranscriptsPlugin(BasePlugin[TranscriptsConfig]):
         config.extra_css.append(STYLESHEET)
         self.cache = Cache(self._cache_dir(config), fingerprint(__version__, code_fingerprint(), asdict(self.options), self.redactor.settings()))
         others = bool(self._others(config, "page_content"))
-        self.pages = Pages(self.cache, "", self.config.search_tool_output, html_wanted=others)  # its settings: on_files
+        readers = bool(self._others(config, "page_markdown"))
+        self.pages = Pages(self.cache, "", self.config.search_tool_output, html_wanted=others, others_read=readers)  # its settings: on_files
         return config
 
     def _cache_dir(self, config: MkDocsConfig) -> str:

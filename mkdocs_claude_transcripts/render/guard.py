@@ -90,12 +90,19 @@ _UNSAFE_ATTRIBUTE = re.compile(r"^(?:on|style$|srcdoc$|formaction$|xlink:|action
 
 class _Hidden(Preprocessor):
     """First of all: on a transcript page, the directives of the extensions that read
-    a page before the guard does (markdown-include) are hidden from them."""
+    a page before the guard does (markdown-include) are hidden from them, where the
+    site has such an extension."""
 
     def run(self, lines: list[str]) -> list[str]:
-        if not lines or lines[0].strip() != MARKER:
-            return lines
-        return [lines[0], *map(hidden, lines[1:])]
+        hide = bool(lines) and lines[0].strip() == MARKER and self._read_before_guard()
+        self.md.ct_hidden = hide  # type: ignore[attr-defined]
+        return [lines[0], *map(hidden, lines[1:])] if hide else lines
+
+    def _read_before_guard(self) -> bool:
+        """Whether another preprocessor reads the page's lines between this one and
+        the guard's."""
+        order = [type(processor) for processor in self.md.preprocessors]
+        return order.index(_Marker) - order.index(_Hidden) > 1
 
 
 class _Marker(Preprocessor):
@@ -104,7 +111,8 @@ class _Marker(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         if not lines or lines[0].strip() != MARKER:
             return lines
-        lines = list(map(shown, lines))  # (``_Hidden``)
+        if getattr(self.md, "ct_hidden", False):
+            lines = list(map(shown, lines))  # (``_Hidden``)
         self.md.ct_guard = True  # type: ignore[attr-defined]
         blocks = self.md.preprocessors
         if "html_block" in blocks:
