@@ -16,7 +16,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import model as m
-from .build.conversation import ATTACHED, ATTACHMENT_TYPES, CONTEXT_KINDS, NOTICE, SYSTEM_SUBTYPES, attached_of, odd_reminder
+from .build.conversation import (
+    ATTACHED,
+    ATTACHMENT_TYPES,
+    CONTEXT_KINDS,
+    NOTICE,
+    SYSTEM_SUBTYPES,
+    attached_of,
+    odd_reminder,
+)
 from .inputs import UsageError, files_under
 from .redact import Redactor
 from .render.tools import GENERIC, view_for

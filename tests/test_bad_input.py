@@ -1116,12 +1116,7 @@ def test_a_field_a_tools_form_does_not_know_in_an_item_of_its_input_is_shown(tmp
         ("t3", "AskUserQuestion", {"questions": [{"question": "Which?", "header": "Pick", "multiSelect": False, "hint": "the question's own hint",
                                                   "options": [{"label": "A", "description": "the first", "preview": "the option's own preview"}]}]}),
     ]  # fmt: skip
-    path = tmp_path / f"{SESSION.format(88)}.jsonl"
-    path.write_bytes(lines(entry(1), *(
-        entry(n, "assistant", message={"id": f"r{n}", "role": "assistant", "content": [{"type": "tool_use", "id": i, "name": name, "input": args}]})
-        for n, (i, name, args) in enumerate(calls, 2)
-    )))  # fmt: skip
-    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    markdown = _calls_markdown(tmp_path / f"{SESSION.format(88)}.jsonl", calls)
     for said in ("the edit's own option", "the todo's own note", "the question's own hint", "the option's own preview"):
         assert said in markdown, said
     assert "| edits.0.expected\\_replacements |" in markdown and "| questions.0.options.0.preview |" in markdown
@@ -1134,12 +1129,7 @@ def test_the_pages_of_a_pdf_read_and_the_name_of_a_workflow_are_shown(tmp_path: 
         ("t1", "Read", {"file_path": "/home/kim/spec.pdf", "pages": "3-5"}),
         ("t2", "Workflow", {"description": "Review the pull request", "name": "pr-review", "scriptPath": "/home/kim/review.js"}),
     ]
-    path = tmp_path / f"{SESSION.format(89)}.jsonl"
-    path.write_bytes(lines(entry(1), *(
-        entry(n, "assistant", message={"id": f"r{n}", "role": "assistant", "content": [{"type": "tool_use", "id": i, "name": name, "input": args}]})
-        for n, (i, name, args) in enumerate(calls, 2)
-    )))  # fmt: skip
-    markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
+    markdown = _calls_markdown(tmp_path / f"{SESSION.format(89)}.jsonl", calls)
     assert "spec.pdf (pages 3-5)" in markdown
     assert "Workflow · Review the pull request" in markdown
     assert "| name | pr-review |" in markdown and "/home/kim/review.js" in markdown
@@ -1488,7 +1478,7 @@ def test_a_commands_output_recorded_beside_a_result_with_no_text_is_shown(tmp_pa
     """A command's result whose text is empty, its output in what Claude Code records
     beside it (``toolUseResult.stdout``): the page said "No output.", while it showed
     the error output recorded there."""
-    path = tmp_path / f"{SESSION.format(88)}.jsonl"
+    path = tmp_path / f"{SESSION.format(97)}.jsonl"
     path.write_bytes(lines(
         entry(1), call(2, "make"),
         entry(3, message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": ""}]},
@@ -1497,3 +1487,13 @@ def test_a_commands_output_recorded_beside_a_result_with_no_text_is_shown(tmp_pa
     markdown = convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown
     assert "built 3 targets" in markdown and "a warning" in markdown
     assert "No output" not in markdown
+
+
+def _calls_markdown(path: Path, calls: list[tuple[str, str, dict]]) -> str:
+    """The Markdown of a session at ``path`` of a prompt, then an answer for each of
+    ``calls`` (its id, tool and input) calling that tool."""
+    path.write_bytes(lines(entry(1), *(
+        entry(n, "assistant", message={"id": f"r{n}", "role": "assistant", "content": [{"type": "tool_use", "id": i, "name": name, "input": args}]})
+        for n, (i, name, args) in enumerate(calls, 2)
+    )))  # fmt: skip
+    return convert_session(discover([SourceFile(path.name, str(path))]).sessions[0], RenderOptions()).pages[0].markdown

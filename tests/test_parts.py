@@ -620,7 +620,7 @@ def test_pieces_joined_on_a_page_are_those_a_walk_through_the_message_gives(tmp_
         joints = {start: joint for _, _, start, joint in pieces[1:]}
         assert cut_at(lines, joints) == [piece for piece, *_ in pieces]
         for kept in ({}, dict(list(joints.items())[::2]), {k: v for k, v in joints.items() if chosen.random() < 0.5}):
-            walked = _cut_where(lines, lambda index, *_: index in kept, lambda again: None, lambda index: None)
+            walked = _cut_where(lines, lambda index, *_, kept=kept: index in kept, lambda again: None, lambda index: None)
             assert cut_at(lines, kept) == [piece for piece, *_ in walked]
         checked += 1
     assert checked > 20

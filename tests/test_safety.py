@@ -50,6 +50,14 @@ def attacked(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
     return build(root, strict=True), attacks
 
 
+def write_session(docs: Path, session: str, entries: list[dict]) -> None:
+    """``entries`` as the transcript of ``session`` in ``docs``, each given its place
+    (an id, the session's id, a time a second after the one before)."""
+    for number, entry in enumerate(entries):
+        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
+    (docs / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+
+
 def pages(site: Path) -> list[Path]:
     return sorted(site.joinpath("attacks").rglob("index.html"))
 
@@ -280,9 +288,7 @@ def test_critic_marks_in_a_transcript_are_shown_as_written(tmp_path: Path) -> No
             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo '--}'"}}]}},
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "--} and {++"}]}},
     ]  # fmt: skip
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     site = build(root)
     page = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser")
     article = page.find("article")
@@ -329,9 +335,7 @@ def test_a_plugins_directive_in_a_transcripts_code_is_shown_as_written(tmp_path:
             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/tags.md"}}]}},
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
     ]  # fmt: skip
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     (root / "docs" / "index.md").write_text(f"---\ntags: [home]\n---\n# Home\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
     (root / "docs" / "tags.md").write_text(f'# Tags\n\n<!-- material/tags -->\n\n{{% include "{secret}" %}}\n')
     site = build(root)
@@ -382,9 +386,7 @@ def test_an_include_of_an_extension_in_a_transcripts_code_is_shown_as_written(tm
             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/page.md"}}]}},
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
     ]  # fmt: skip
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     (root / "docs" / "index.md").write_text(f"# Home\n\nOurs: {{!{secret}!}}\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
     site = build(root)
     for page in (site / session / "index.html", site / "index.html"):
@@ -409,9 +411,7 @@ def test_a_marked_section_that_html_parsers_refuse_does_not_stop_the_build(tmp_p
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "<![b"}]}},
     ]  # fmt: skip
     session = "c0c0c0c0-0000-4000-8000-00000000000b"
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     site = build(root)
     text = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article").get_text()
     for written in ("<![i", "<![ ", "<![if IE]>", "/srv/<![a.html", "<![b"):
@@ -434,9 +434,7 @@ def test_math_in_a_transcript_reaches_arithmatex_as_on_a_page_of_the_site(tmp_pa
         {"type": "user", "message": {"role": "user", "content": "Show me the math."}},
         {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": text}]}},
     ]
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     site = build(root)
     ours = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
     theirs = BeautifulSoup((site / "math" / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
@@ -504,9 +502,7 @@ def test_a_code_span_that_names_a_language_for_inlinehilite_is_shown_as_written(
             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "true", "description": "ok"}}]}},
         {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "done"}]}},
     ]  # fmt: skip
-    for number, entry in enumerate(entries):
-        entry.update(uuid=f"{number:08x}-0000-4000-8000-000000000000", sessionId=session, timestamp=f"2025-05-05T10:00:0{number}.000Z")
-    (root / "docs" / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    write_session(root / "docs", session, entries)
     site = build(root)
     article = BeautifulSoup((site / session / "index.html").read_text(encoding="utf-8"), "html.parser").find("article")
     assert not article.select(".arithmatex")

@@ -380,6 +380,6 @@ def _add_companion(session: SessionSource, f: SourceFile, parts: list[str], inde
     file (a pipe would be waited on for ever). Of a ``.txt`` and a ``.json``, the text."""
     session.companions.append(f)
     name, ext = posixpath.splitext(parts[-1])
-    if parts[index] == "tool-results" and index == len(parts) - 2 and ext in (".txt", ".json") and _regular(f.path):
-        if ext == ".txt" or name not in session.tool_results:
-            session.tool_results[name] = f.path
+    kept_apart = parts[index] == "tool-results" and index == len(parts) - 2 and ext in (".txt", ".json")
+    if kept_apart and (ext == ".txt" or name not in session.tool_results) and _regular(f.path):
+        session.tool_results[name] = f.path
