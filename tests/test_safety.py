@@ -58,6 +58,16 @@ def write_session(docs: Path, session: str, entries: list[dict]) -> None:
     (docs / f"{session}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
 
 
+def command_entries(prompt: str, command: str, output: str) -> list[dict]:
+    """A prompt, a Bash call running ``command``, and its ``output``."""
+    return [
+        {"type": "user", "message": {"role": "user", "content": prompt}},
+        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
+    ]  # fmt: skip
+
+
 def pages(site: Path) -> list[Path]:
     return sorted(site.joinpath("attacks").rglob("index.html"))
 
@@ -329,13 +339,7 @@ def test_a_plugins_directive_in_a_transcripts_code_is_shown_as_written(tmp_path:
                                      + "\n".join(plugins if order == "tags first" else plugins[::-1]) + "\n")  # fmt: skip
     session = "c0c0c0c0-0000-4000-8000-00000000000e"
     output = f'before\n<!-- material/tags {{ [[[ }} -->\n<!--material/tags-->\n{{% include "{secret}" %}}\nafter'
-    entries = [
-        {"type": "user", "message": {"role": "user", "content": "Show me the tags page: `<!-- material/tags { ]] } -->`"}},
-        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/tags.md"}}]}},
-        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
-    ]  # fmt: skip
-    write_session(root / "docs", session, entries)
+    write_session(root / "docs", session, command_entries("Show me the tags page: `<!-- material/tags { ]] } -->`", "cat docs/tags.md", output))
     (root / "docs" / "index.md").write_text(f"---\ntags: [home]\n---\n# Home\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
     (root / "docs" / "tags.md").write_text(f'# Tags\n\n<!-- material/tags -->\n\n{{% include "{secret}" %}}\n')
     site = build(root)
@@ -380,13 +384,7 @@ def test_an_include_of_an_extension_in_a_transcripts_code_is_shown_as_written(tm
     root = make_site(tmp_path / "site", config="markdown_extensions:\n  - include_like\n")
     session = "c0c0c0c0-0000-4000-8000-00000000000f"
     output = f"before {{!{secret}!}} after"
-    entries = [
-        {"type": "user", "message": {"role": "user", "content": f"Read `{{!{secret}!}}`, then:\n\n```\n{{!{secret}!}}\n```"}},
-        {"type": "assistant", "message": {"id": "m", "role": "assistant", "content": [
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat docs/page.md"}}]}},
-        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]}},
-    ]  # fmt: skip
-    write_session(root / "docs", session, entries)
+    write_session(root / "docs", session, command_entries(f"Read `{{!{secret}!}}`, then:\n\n```\n{{!{secret}!}}\n```", "cat docs/page.md", output))
     (root / "docs" / "index.md").write_text(f"# Home\n\nOurs: {{!{secret}!}}\n\n```claude-transcript\npath: {session}.jsonl\n```\n")
     site = build(root)
     for page in (site / session / "index.html", site / "index.html"):

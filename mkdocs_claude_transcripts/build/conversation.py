@@ -19,7 +19,8 @@ from typing import Any
 from .. import model as m
 from ..report import FileReport, Level, Outcome
 from ..transcript import raw
-from ..transcript.jsonstrings import loads, mapped
+from ..transcript.jsonstrings import mapped
+from ..transcript.kept import kept_output
 from . import branches, replays, steering
 from .extras import as_text, citations, first_text, server_result_text, skills_text, tasks_of
 from .results import error_text, output_of, whole
@@ -906,29 +907,15 @@ def _kind_named(kind: Any) -> str:
 
 
 def _full_text(path: str) -> str:
-    """A tool's whole output, as Claude Code kept it apart: a text (``.txt``), or a
-    result's content blocks (``.json``), their texts (any other JSON as it is, but for
-    the bytes of a file)."""
-    text = _read_text(path)
-    if not path.endswith(".json"):
-        return text
-    try:
-        data = loads(text)
-    except (ValueError, RecursionError):
-        return text
+    """A tool's whole output, as Claude Code kept it apart: a text, or a result's
+    content blocks, their texts (any other JSON as it is, but for the bytes of a
+    file)."""
+    data = kept_output(path)
     if isinstance(data, str):
         return data
     if isinstance(data, list) and all(isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in data):
         return "\n".join(b["text"] for b in data)  # (as the texts of a result's blocks are joined)
     return json.dumps(_payloads_out(data), ensure_ascii=False, indent=2)
-
-
-def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""
 
 
 # The fields of a system entry shown as its note's title and text, or that place it.
